@@ -1,0 +1,62 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Library targets carry no unsafe build flags, so Inkwell can be used as a versioned dependency.
+let package = Package(
+  name: "Inkwell",
+  products: [
+    .library(name: "Inkwell", targets: ["Inkwell"]),
+    .executable(name: "inkwell", targets: ["inkwell"]),
+    .executable(name: "inkwell-bench", targets: ["inkwell-bench"]),
+  ],
+  targets: [
+    // Model: PencilKit-shaped value types. Knows nothing of pixels or files.
+    .target(name: "InkwellModel"),
+
+    // Per-pixel kernels in C: coverage accumulation, compositing, resolve.
+    .target(
+      name: "InkwellKernels",
+      path: "shaders-cpu",
+      cSettings: [.headerSearchPath("include")]
+    ),
+
+    // Build → bin → raster → resolve. Knows nothing of file formats.
+    .target(name: "InkwellRender", dependencies: ["InkwellModel", "InkwellKernels"]),
+
+    // Document formats: native JSON, importers.
+    .target(name: "InkwellFormat", dependencies: ["InkwellModel"]),
+
+    // PNG through the system libpng; its errors become Swift errors.
+    .systemLibrary(
+      name: "CLibPNG",
+      pkgConfig: "libpng",
+      providers: [.apt(["libpng-dev"])]
+    ),
+    .target(
+      name: "CInkwellPNG",
+      dependencies: ["CLibPNG"],
+      linkerSettings: [.linkedLibrary("png16")]
+    ),
+    .target(name: "InkwellPNG", dependencies: ["CInkwellPNG"]),
+
+    // The public surface: load, render, write.
+    .target(
+      name: "Inkwell",
+      dependencies: ["InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG"]
+    ),
+
+    .executableTarget(name: "inkwell", dependencies: ["Inkwell"]),
+    .executableTarget(
+      name: "inkwell-bench",
+      dependencies: ["Inkwell"],
+      path: "Benchmarks/inkwell-bench"
+    ),
+
+    .testTarget(
+      name: "InkwellTests",
+      dependencies: [
+        "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
+      ]
+    ),
+  ]
+)

@@ -1,0 +1,5 @@
+enum ConvertCommand {
+  static func run(_ arguments: [String]) throws {
+    throw CommandError(message: "convert: not yet available")
+  }
+}

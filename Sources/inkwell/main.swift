@@ -1,0 +1,56 @@
+// inkwell: the command-line front end. Each subcommand lives in its own file.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let usage = """
+  usage: inkwell <command> [options]
+
+  commands:
+    render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
+                 [--background COLOR | transparent] [--threads N] [--max-pixels N]
+    convert INPUT OUTPUT [--from FORMAT]
+    help
+
+  '-' as INPUT reads standard input; '-' as OUTPUT writes standard output.
+  """
+
+/// A command-line failure: printed as one line, exit status 1 (2 for usage errors).
+struct CommandError: Error {
+  var message: String
+  var status: Int32 = 1
+}
+
+func fail(_ message: String, status: Int32 = 1) -> Never {
+  var stderr = StandardError()
+  print("inkwell: \(message)", to: &stderr)
+  exit(status)
+}
+
+struct StandardError: TextOutputStream {
+  mutating func write(_ string: String) { fputs(string, Glibc.stderr) }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+  var stderr = StandardError()
+  print(usage, to: &stderr)
+  exit(2)
+}
+arguments.removeFirst()
+
+do {
+  switch command {
+  case "render": try RenderCommand.run(arguments)
+  case "convert": try ConvertCommand.run(arguments)
+  case "help", "-h", "--help": print(usage)
+  default: throw CommandError(message: "unknown command '\(command)'\n\(usage)", status: 2)
+  }
+} catch let error as CommandError {
+  fail(error.message, status: error.status)
+} catch {
+  fail("\(error)")
+}
