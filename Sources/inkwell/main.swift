@@ -31,7 +31,10 @@ func fail(_ message: String, status: Int32 = 1) -> Never {
 }
 
 struct StandardError: TextOutputStream {
-  mutating func write(_ string: String) { fputs(string, Glibc.stderr) }
+  mutating func write(_ string: String) {
+    var text = string
+    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+  }
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
