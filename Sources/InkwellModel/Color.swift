@@ -21,12 +21,24 @@ public struct Color: Hashable, Sendable {
   /// (`black`, `white`, `transparent`, `red`, `green`, `blue`). Returns `nil` for anything else.
   public init?(parsing text: String) {
     switch text.lowercased() {
-    case "black": self = .black; return
-    case "white": self = .white; return
-    case "transparent", "clear": self = .clear; return
-    case "red": self.init(red: 1, green: 0, blue: 0); return
-    case "green": self.init(red: 0, green: 0.5, blue: 0); return
-    case "blue": self.init(red: 0, green: 0, blue: 1); return
+    case "black":
+      self = .black
+      return
+    case "white":
+      self = .white
+      return
+    case "transparent", "clear":
+      self = .clear
+      return
+    case "red":
+      self.init(red: 1, green: 0, blue: 0)
+      return
+    case "green":
+      self.init(red: 0, green: 0.5, blue: 0)
+      return
+    case "blue":
+      self.init(red: 0, green: 0, blue: 1)
+      return
     default: break
     }
     var hex = Substring(text)

@@ -112,6 +112,7 @@ public struct Document: Hashable, Sendable {
   public var canvas: Rect {
     if let bounds, !bounds.isEmpty { return bounds }
     let b = drawing.bounds
-    return b.isEmpty ? Rect(x: b.minX, y: b.minY, width: Swift.max(b.width, 1), height: Swift.max(b.height, 1)) : b
+    return b.isEmpty
+      ? Rect(x: b.minX, y: b.minY, width: Swift.max(b.width, 1), height: Swift.max(b.height, 1)) : b
   }
 }

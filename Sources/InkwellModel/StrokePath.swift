@@ -148,7 +148,8 @@ public struct StrokePath: Hashable, Sendable {
   private func phantom(_ i: Int) -> StrokePoint {
     let n = controlPoints.count
     if i >= 0 && i < n { return controlPoints[i] }
-    let (edge, inner) = i < 0 ? (controlPoints[0], controlPoints[1]) : (controlPoints[n - 1], controlPoints[n - 2])
+    let (edge, inner) =
+      i < 0 ? (controlPoints[0], controlPoints[1]) : (controlPoints[n - 1], controlPoints[n - 2])
     func reflect(_ a: Float, _ b: Float) -> Float { 2 * a - b }
     return StrokePoint(
       location: edge.location * 2 - inner.location,
