@@ -1,0 +1,224 @@
+// Portable C kernels. Written as plain loops over fixed-size rows, which clang vectorizes to the
+// machine's baseline SIMD width (SSE2 on x86-64, NEON on arm64); wider instruction sets are a
+// later, measured step. See include/InkwellKernels.h for the contract of each function.
+
+#include "InkwellKernels.h"
+
+#include <math.h>
+
+#pragma clang fp contract(off)
+
+#define T INKWELL_TILE
+#define S INKWELL_CELL_STRIDE
+
+static inline float clampf(float v, float lo, float hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+
+// Adds a line piece that lies inside one pixel row, with signed height dy (its winding) and
+// horizontal extent xa → xb.
+static void accumulate_row(float *row, float xa, float xb, float dy) {
+  float xl = xa < xb ? xa : xb;
+  float xr = xa < xb ? xb : xa;
+  int cl = (int)xl;
+  if (cl > T) cl = T;
+  if (xr <= (float)cl + 1.0f) {
+    // One cell: the area right of the piece within the cell is (1 − mean x offset)·dy.
+    float fx = (xl + xr) * 0.5f - (float)cl;
+    row[cl] += dy * (1.0f - fx);
+    row[cl + 1] += dy * fx;
+    return;
+  }
+  // Several cells: split the piece at cell borders; each part carries dy in proportion to its
+  // width, since the piece is straight.
+  float inv = dy / (xr - xl);
+  float x = xl;
+  int c = cl;
+  while (x < xr && c <= T) {
+    float next = (float)(c + 1);
+    float end = next < xr ? next : xr;
+    float part = (end - x) * inv;
+    float fx = (x + end) * 0.5f - (float)c;
+    row[c] += part * (1.0f - fx);
+    row[c + 1] += part * fx;
+    x = end;
+    c += 1;
+  }
+}
+
+void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
+  x0 = clampf(x0, 0.0f, (float)T);
+  x1 = clampf(x1, 0.0f, (float)T);
+  y0 = clampf(y0, 0.0f, (float)T);
+  y1 = clampf(y1, 0.0f, (float)T);
+  if (y0 == y1) return;
+  float dir = 1.0f;
+  if (y0 > y1) {
+    float t = y0; y0 = y1; y1 = t;
+    t = x0; x0 = x1; x1 = t;
+    dir = -1.0f;
+  }
+  float dxdy = (x1 - x0) / (y1 - y0);
+  int r0 = (int)y0;
+  int r1 = (int)ceilf(y1);
+  if (r1 > T) r1 = T;
+  for (int r = r0; r < r1; r++) {
+    float ya = (float)r > y0 ? (float)r : y0;
+    float yb = (float)(r + 1) < y1 ? (float)(r + 1) : y1;
+    if (yb <= ya) continue;
+    float xa = clampf(x0 + (ya - y0) * dxdy, 0.0f, (float)T);
+    float xb = clampf(x0 + (yb - y0) * dxdy, 0.0f, (float)T);
+    accumulate_row(cells + r * S, xa, xb, (yb - ya) * dir);
+  }
+}
+
+void inkwell_add_backdrop(float *cells, float winding) {
+  for (int r = 0; r < T; r++) cells[r * S] += winding;
+}
+
+void inkwell_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule) {
+  for (int r = 0; r < T; r++) {
+    float *row = cells + r * S;
+    float *out = coverage + r * T;
+    float sum = 0.0f;
+    if (rule == INKWELL_FILL_NONZERO) {
+      for (int c = 0; c < T; c++) {
+        sum += row[c];
+        float a = fabsf(sum);
+        out[c] = a < 1.0f ? a : 1.0f;
+      }
+    } else {
+      for (int c = 0; c < T; c++) {
+        sum += row[c];
+        float a = fabsf(sum);
+        float m = a - 2.0f * floorf(a * 0.5f);
+        out[c] = m > 1.0f ? 2.0f - m : m;
+      }
+    }
+    for (int c = 0; c <= T + 1; c++) row[c] = 0.0f;
+  }
+}
+
+void inkwell_composite_mask(float *tile, const float *coverage, const float color[4]) {
+  const float sr = color[0], sg = color[1], sb = color[2], sa = color[3];
+  float *r = tile, *g = tile + INKWELL_TILE_PIXELS, *b = g + INKWELL_TILE_PIXELS,
+        *a = b + INKWELL_TILE_PIXELS;
+  for (int i = 0; i < INKWELL_TILE_PIXELS; i++) {
+    float m = coverage[i];
+    float keep = 1.0f - sa * m;
+    r[i] = sr * m + r[i] * keep;
+    g[i] = sg * m + g[i] * keep;
+    b[i] = sb * m + b[i] * keep;
+    a[i] = sa * m + a[i] * keep;
+  }
+}
+
+void inkwell_composite_solid(float *tile, const float color[4], float m) {
+  const float keep = 1.0f - color[3] * m;
+  for (int p = 0; p < 4; p++) {
+    float *plane = tile + p * INKWELL_TILE_PIXELS;
+    const float s = color[p] * m;
+    for (int i = 0; i < INKWELL_TILE_PIXELS; i++) plane[i] = s + plane[i] * keep;
+  }
+}
+
+void inkwell_fill_tile(float *tile, const float color[4]) {
+  for (int p = 0; p < 4; p++) {
+    float *plane = tile + p * INKWELL_TILE_PIXELS;
+    for (int i = 0; i < INKWELL_TILE_PIXELS; i++) plane[i] = color[p];
+  }
+}
+
+// Linear-light value at which each 8-bit sRGB code begins: srgb_threshold[k] is the linear value
+// of the encoded level (k − 0.5)/255, rounded to float. Index 0 is never compared against.
+static const float srgb_threshold[256] = {
+  -1.0f,
+  0.000151763496f, 0.000455290487f, 0.000758817478f, 0.00106234441f, 0.0013658714f,
+  0.00166939839f, 0.00197292538f, 0.00227645249f, 0.00257997937f, 0.00288350624f,
+  0.00318830088f, 0.00350925932f, 0.00384831498f, 0.00420574797f, 0.00458183279f,
+  0.00497683743f, 0.00539102405f, 0.00582465064f, 0.00627796957f, 0.00675122766f,
+  0.00724466844f, 0.00775853032f, 0.00829304848f, 0.00884845294f, 0.00942497049f,
+  0.0100228256f, 0.010642237f, 0.011283421f, 0.0119465925f, 0.0126319602f,
+  0.0133397318f, 0.0140701123f, 0.0148233026f, 0.0155995032f, 0.0163989104f,
+  0.0172217153f, 0.0180681143f, 0.0189382937f, 0.0198324434f, 0.0207507443f,
+  0.0216933824f, 0.0226605386f, 0.0236523896f, 0.0246691145f, 0.0257108882f,
+  0.0267778821f, 0.0278702695f, 0.0289882198f, 0.0301319025f, 0.0313014798f,
+  0.0324971229f, 0.0337189883f, 0.0349672437f, 0.0362420455f, 0.0375435539f,
+  0.0388719253f, 0.04022732f, 0.041609887f, 0.0430197865f, 0.0444571637f,
+  0.0459221713f, 0.0474149622f, 0.0489356853f, 0.0504844859f, 0.0520615056f,
+  0.0536668971f, 0.055300802f, 0.0569633618f, 0.0586547181f, 0.0603750125f,
+  0.0621243827f, 0.0639029741f, 0.0657109171f, 0.0675483495f, 0.0694154128f,
+  0.0713122338f, 0.0732389539f, 0.0751957074f, 0.0771826133f, 0.0791998208f,
+  0.0812474415f, 0.0833256245f, 0.085434489f, 0.0875741541f, 0.089744769f,
+  0.091946438f, 0.0941793025f, 0.0964434743f, 0.098739095f, 0.101066269f,
+  0.10342513f, 0.105815805f, 0.108238399f, 0.110693045f, 0.113179862f,
+  0.115698971f, 0.118250482f, 0.120834522f, 0.123451203f, 0.126100644f,
+  0.128782958f, 0.131498262f, 0.134246677f, 0.137028307f, 0.13984327f,
+  0.142691687f, 0.145573661f, 0.148489311f, 0.151438728f, 0.15442206f,
+  0.157439381f, 0.160490826f, 0.163576499f, 0.166696489f, 0.169850931f,
+  0.173039913f, 0.176263571f, 0.179521978f, 0.182815254f, 0.186143503f,
+  0.189506829f, 0.192905352f, 0.196339145f, 0.199808344f, 0.203313038f,
+  0.206853345f, 0.210429341f, 0.214041144f, 0.217688844f, 0.22137256f,
+  0.225092396f, 0.228848428f, 0.232640758f, 0.236469507f, 0.240334779f,
+  0.244236633f, 0.248175204f, 0.252150565f, 0.256162852f, 0.260212123f,
+  0.264298469f, 0.268422037f, 0.272582889f, 0.276781112f, 0.281016797f,
+  0.285290092f, 0.289601028f, 0.293949723f, 0.298336297f, 0.30276081f,
+  0.30722335f, 0.311724037f, 0.31626296f, 0.32084018f, 0.325455844f,
+  0.330109984f, 0.334802747f, 0.339534163f, 0.344304383f, 0.349113464f,
+  0.353961498f, 0.358848572f, 0.363774776f, 0.368740231f, 0.373744965f,
+  0.378789127f, 0.383872777f, 0.388996005f, 0.3941589f, 0.399361521f,
+  0.404604018f, 0.40988642f, 0.415208817f, 0.420571357f, 0.425974041f,
+  0.431417018f, 0.436900347f, 0.442424119f, 0.447988421f, 0.453593314f,
+  0.459238917f, 0.464925289f, 0.470652521f, 0.476420701f, 0.482229918f,
+  0.488080233f, 0.493971765f, 0.499904543f, 0.505878687f, 0.511894286f,
+  0.517951429f, 0.524050117f, 0.530190527f, 0.536372721f, 0.542596757f,
+  0.548862696f, 0.555170655f, 0.561520696f, 0.567912877f, 0.574347317f,
+  0.580824137f, 0.587343335f, 0.593904972f, 0.600509226f, 0.607156098f,
+  0.613845706f, 0.62057811f, 0.62735337f, 0.634171605f, 0.641032875f,
+  0.647937238f, 0.654884815f, 0.661875665f, 0.668909788f, 0.675987363f,
+  0.683108449f, 0.690273106f, 0.697481334f, 0.704733372f, 0.712029159f,
+  0.719368815f, 0.72675246f, 0.734180033f, 0.741651773f, 0.749167681f,
+  0.756727815f, 0.764332294f, 0.77198112f, 0.779674411f, 0.787412286f,
+  0.795194745f, 0.803021908f, 0.810893834f, 0.818810523f, 0.826772213f,
+  0.834778786f, 0.842830479f, 0.850927293f, 0.859069228f, 0.867256522f,
+  0.875489056f, 0.883767068f, 0.892090559f, 0.900459588f, 0.908874214f,
+  0.917334557f, 0.925840616f, 0.934392571f, 0.942990363f, 0.951634169f,
+  0.960324049f, 0.969060004f, 0.977842152f, 0.986670554f, 0.995545268f,
+};
+
+float inkwell_srgb8_threshold(int k) {
+  return (k >= 1 && k <= 255) ? srgb_threshold[k] : 0.0f;
+}
+
+// Number of thresholds at or below v: the 8-bit code nearest to v's sRGB encoding. A branch-free
+// binary search over 256 entries; NaN compares false everywhere and yields 0.
+static inline int srgb8_from_linear(float v) {
+  int k = 0;
+  k += (v >= srgb_threshold[k + 128]) ? 128 : 0;
+  k += (v >= srgb_threshold[k + 64]) ? 64 : 0;
+  k += (v >= srgb_threshold[k + 32]) ? 32 : 0;
+  k += (v >= srgb_threshold[k + 16]) ? 16 : 0;
+  k += (v >= srgb_threshold[k + 8]) ? 8 : 0;
+  k += (v >= srgb_threshold[k + 4]) ? 4 : 0;
+  k += (v >= srgb_threshold[k + 2]) ? 2 : 0;
+  k += (v >= srgb_threshold[k + 1]) ? 1 : 0;
+  return k;
+}
+
+void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
+                           intptr_t out_stride) {
+  const float *r = tile, *g = tile + INKWELL_TILE_PIXELS, *b = g + INKWELL_TILE_PIXELS,
+              *a = b + INKWELL_TILE_PIXELS;
+  for (int y = 0; y < height; y++) {
+    uint8_t *o = out + y * out_stride;
+    for (int x = 0; x < width; x++) {
+      int i = y * T + x;
+      float alpha = clampf(a[i], 0.0f, 1.0f);
+      float inv = alpha > 0.0f ? 1.0f / alpha : 0.0f;
+      o[4 * x + 0] = (uint8_t)srgb8_from_linear(r[i] * inv);
+      o[4 * x + 1] = (uint8_t)srgb8_from_linear(g[i] * inv);
+      o[4 * x + 2] = (uint8_t)srgb8_from_linear(b[i] * inv);
+      o[4 * x + 3] = (uint8_t)(int)(alpha * 255.0f + 0.5f);
+    }
+  }
+}

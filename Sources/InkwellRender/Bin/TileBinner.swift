@@ -1,0 +1,340 @@
+// Bin: which primitive touches which tile, in paint order.
+//
+// Every polygon edge is clamped to the canvas (a part outside becomes its projection on the
+// canvas border, which keeps each contour closed and the winding inside the canvas unchanged) and
+// cut at tile borders into pieces. A piece belongs to the tile its midpoint lies in and is stored
+// in that tile's coordinates.
+//
+// A tile also needs the winding that edges to its left bring into each of its pixel rows. The
+// accumulator gives a pixel the sum, over pieces to its left in its row, of each piece's signed
+// height there; along one contour these heights telescope, so the sum over the pieces left of a
+// tile reduces to terms at the points where the contour passes from one tile to another:
+//   * where it crosses a tile-row border the term is a whole winding (±1) for every tile to the
+//     right in that row: kept as a per-row difference array, summed into each tile's `backdrop`;
+//   * where it crosses a column border inside a row the term is a partial column: a vertical
+//     piece along the tile's left edge, from the crossing down to the tile's bottom.
+// Tiles whose backdrop is non-zero but that no piece touches are filled solid.
+
+import InkwellModel
+
+/// The tile grid over a canvas of `width` × `height` pixels.
+public struct TileGrid: Hashable, Sendable {
+  public static let tileSize = 32
+  public let width: Int
+  public let height: Int
+  public let tilesX: Int
+  public let tilesY: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+    tilesX = (width + Self.tileSize - 1) / Self.tileSize
+    tilesY = (height + Self.tileSize - 1) / Self.tileSize
+  }
+
+  public var tileCount: Int { tilesX * tilesY }
+}
+
+/// A line piece in one tile's coordinates (0…32 on both axes).
+public struct TileSegment: Hashable, Sendable {
+  public var x0: Float
+  public var y0: Float
+  public var x1: Float
+  public var y1: Float
+}
+
+/// One primitive's share of one tile.
+public struct TileEntry: Hashable, Sendable {
+  /// Index of the primitive in the scene.
+  public var primitive: UInt32
+  /// Winding brought in from the left at every pixel row of the tile.
+  public var backdrop: Int32
+  /// The entry's pieces: `segments[segmentStart ..< segmentStart + segmentCount]`.
+  public var segmentStart: UInt32
+  public var segmentCount: UInt32
+}
+
+/// Tile lists for a whole scene: for tile `t`, `entries[entryStart[t] ..< entryStart[t + 1]]` in
+/// paint order.
+public struct TileBins: Sendable {
+  public let grid: TileGrid
+  public let entryStart: [Int]
+  public let entries: [TileEntry]
+  public let segments: [TileSegment]
+}
+
+/// Builds `TileBins` for a scene. Single-threaded; its cost is linear in the number of pieces.
+public struct TileBinner {
+  public let grid: TileGrid
+  private var entries: [TileEntry] = []
+  private var entryTiles: [Int32] = []
+  private var segments: [TileSegment] = []
+
+  // Per-primitive scratch, reused.
+  private var pieceTiles: [Int32] = []
+  private var pieceSegments: [TileSegment] = []
+  private var backdropDelta: [Int32] = []
+  private var tileCounts: [Int32] = []
+  private var sortedPieces: [TileSegment] = []
+
+  public init(grid: TileGrid) {
+    self.grid = grid
+  }
+
+  /// Adds `primitive` (index `index` in the scene) above everything added before it.
+  public mutating func add(_ path: FlatPath, rule: FillRule, index: Int) {
+    guard grid.tileCount > 0, let bounds = path.bounds else { return }
+    let w = Float(grid.width)
+    let h = Float(grid.height)
+    // Entirely right of, above or below the canvas: nothing to draw. Entirely left: a closed
+    // contour brings no net winding to points on its right.
+    guard bounds.minX < w, bounds.maxX > 0, bounds.minY < h, bounds.maxY > 0 else { return }
+    guard bounds.minX.isFinite, bounds.maxX.isFinite, bounds.minY.isFinite, bounds.maxY.isFinite else { return }
+
+    let t = Float(TileGrid.tileSize)
+    let col0 = Int(Swift.max(bounds.minX, 0) / t)
+    let row0 = Int(Swift.max(bounds.minY, 0) / t)
+    let col1 = Swift.min(Int(Swift.min(bounds.maxX, w) / t), grid.tilesX - 1)
+    let row1 = Swift.min(Int(Swift.min(bounds.maxY, h) / t), grid.tilesY - 1)
+    var region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
+
+    pieceTiles.removeAll(keepingCapacity: true)
+    pieceSegments.removeAll(keepingCapacity: true)
+    backdropDelta.removeAll(keepingCapacity: true)
+    backdropDelta.append(contentsOf: repeatElement(0, count: region.rows * (region.cols + 1)))
+
+    var walker = ContourWalker(grid: grid, region: region)
+    path.forEachContour { contour in
+      walker.walk(contour, into: &self)
+    }
+    region = walker.region
+    emit(region: region, rule: rule, index: index)
+  }
+
+  /// The finished tile lists.
+  public consuming func finish() -> TileBins {
+    let tileCount = grid.tileCount
+    var start = [Int](repeating: 0, count: tileCount + 1)
+    for tile in entryTiles { start[Int(tile) + 1] += 1 }
+    for i in 0..<tileCount { start[i + 1] += start[i] }
+    var cursor = start
+    var sorted = [TileEntry](repeating: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entries.count)
+    for (entry, tile) in zip(entries, entryTiles) {
+      sorted[cursor[Int(tile)]] = entry
+      cursor[Int(tile)] += 1
+    }
+    return TileBins(grid: grid, entryStart: start, entries: sorted, segments: segments)
+  }
+
+  // MARK: Internals
+
+  struct Region {
+    var col0: Int
+    var row0: Int
+    var cols: Int
+    var rows: Int
+  }
+
+  fileprivate mutating func addPiece(localTile: Int, _ segment: TileSegment) {
+    pieceTiles.append(Int32(localTile))
+    pieceSegments.append(segment)
+  }
+
+  fileprivate mutating func addBackdrop(localRow: Int, afterLocalCol col: Int, _ winding: Int32, cols: Int) {
+    backdropDelta[localRow * (cols + 1) + col + 1] &+= winding
+  }
+
+  private mutating func emit(region: Region, rule: FillRule, index: Int) {
+    let tiles = region.rows * region.cols
+    tileCounts.removeAll(keepingCapacity: true)
+    tileCounts.append(contentsOf: repeatElement(0, count: tiles + 1))
+    for tile in pieceTiles { tileCounts[Int(tile) + 1] += 1 }
+    for i in 0..<tiles { tileCounts[i + 1] += tileCounts[i] }
+    let base = segments.count
+    sortedPieces.removeAll(keepingCapacity: true)
+    sortedPieces.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: pieceSegments.count))
+    var cursor = tileCounts
+    for (tile, segment) in zip(pieceTiles, pieceSegments) {
+      sortedPieces[Int(cursor[Int(tile)])] = segment
+      cursor[Int(tile)] += 1
+    }
+    segments.append(contentsOf: sortedPieces)
+
+    for row in 0..<region.rows {
+      var winding: Int32 = 0
+      for col in 0..<region.cols {
+        winding &+= backdropDelta[row * (region.cols + 1) + col]
+        let local = row * region.cols + col
+        let first = Int(tileCounts[local])
+        let count = Int(tileCounts[local + 1]) - first
+        let solid: Bool
+        switch rule {
+        case .nonZero: solid = winding != 0
+        case .evenOdd: solid = winding & 1 != 0
+        }
+        guard count > 0 || solid else { continue }
+        let tile = (region.row0 + row) * grid.tilesX + region.col0 + col
+        entries.append(
+          TileEntry(
+            primitive: UInt32(truncatingIfNeeded: index), backdrop: winding,
+            segmentStart: UInt32(truncatingIfNeeded: base + first), segmentCount: UInt32(truncatingIfNeeded: count)))
+        entryTiles.append(Int32(tile))
+      }
+    }
+  }
+}
+
+/// Walks a contour's edges, cutting them into tile pieces and recording the winding carried
+/// across tile borders (see the module head).
+private struct ContourWalker {
+  let grid: TileGrid
+  var region: TileBinner.Region
+  let tile = Float(TileGrid.tileSize)
+
+  /// The piece before the current one: its row, column (canvas tiles) and whether one exists.
+  private var previousRow = 0
+  private var previousCol = 0
+  private var hasPrevious = false
+  private var firstRow = 0
+  private var firstCol = 0
+  private var firstPoint = Point.zero
+
+  init(grid: TileGrid, region: TileBinner.Region) {
+    self.grid = grid
+    self.region = region
+  }
+
+  mutating func walk(_ contour: ArraySlice<Point>, into binner: inout TileBinner) {
+    hasPrevious = false
+    var previous = contour.last!
+    for point in contour {
+      edge(from: previous, to: point, into: &binner)
+      previous = point
+    }
+    if hasPrevious {
+      transition(
+        fromRow: previousRow, fromCol: previousCol, toRow: firstRow, toCol: firstCol, at: firstPoint,
+        into: &binner)
+    }
+  }
+
+  /// Cuts one edge at the canvas border and at tile borders.
+  private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
+    let w = Float(grid.width)
+    let h = Float(grid.height)
+    // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border.
+    var cuts: [Float] = []
+    func addCuts(_ p: Float, _ q: Float, limit: Float) {
+      guard p != q else { return }
+      let lo = Swift.max(Swift.min(p, q), 0)
+      let hi = Swift.min(Swift.max(p, q), limit)
+      if p < 0 || q < 0 { cuts.append((0 - p) / (q - p)) }
+      if p > limit || q > limit { cuts.append((limit - p) / (q - p)) }
+      guard lo < hi else { return }
+      var k = (lo / tile).rounded(.up)
+      while k * tile < hi {
+        cuts.append((k * tile - p) / (q - p))
+        k += 1
+      }
+    }
+    addCuts(a.x, b.x, limit: w)
+    addCuts(a.y, b.y, limit: h)
+    cuts.sort()
+
+    var start = clamp(a)
+    for t in cuts where t > 0 && t < 1 {
+      let end = clamp(point(a, b, t))
+      piece(from: start, to: end, into: &binner)
+      start = end
+    }
+    piece(from: start, to: clamp(b), into: &binner)
+  }
+
+  private func point(_ a: Point, _ b: Point, _ t: Float) -> Point {
+    var p = Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+    // Land exactly on the tile border the cut was made at.
+    let rx = (p.x / tile).rounded() * tile
+    let ry = (p.y / tile).rounded() * tile
+    if abs(p.x - rx) < 1e-3 { p.x = rx }
+    if abs(p.y - ry) < 1e-3 { p.y = ry }
+    return p
+  }
+
+  private func clamp(_ p: Point) -> Point {
+    Point(
+      x: Swift.min(Swift.max(p.x, 0), Float(grid.width)),
+      y: Swift.min(Swift.max(p.y, 0), Float(grid.height)))
+  }
+
+  private mutating func piece(from a: Point, to b: Point, into binner: inout TileBinner) {
+    guard a != b else { return }
+    let mid = Point(x: (a.x + b.x) * 0.5, y: (a.y + b.y) * 0.5)
+    let col = Swift.min(Swift.max(Int(mid.x / tile), region.col0), region.col0 + region.cols - 1)
+    let row = Swift.min(Swift.max(Int(mid.y / tile), region.row0), region.row0 + region.rows - 1)
+    if hasPrevious {
+      transition(fromRow: previousRow, fromCol: previousCol, toRow: row, toCol: col, at: a, into: &binner)
+    } else {
+      hasPrevious = true
+      firstRow = row
+      firstCol = col
+      firstPoint = a
+    }
+    previousRow = row
+    previousCol = col
+    if a.y != b.y {
+      let ox = Float(col) * tile
+      let oy = Float(row) * tile
+      binner.addPiece(
+        localTile: (row - region.row0) * region.cols + (col - region.col0),
+        TileSegment(x0: a.x - ox, y0: a.y - oy, x1: b.x - ox, y1: b.y - oy))
+    }
+  }
+
+  /// The winding terms where one piece ends and the next begins, at `p`: the ending piece takes
+  /// away, and the beginning piece brings, the part of the tile row's height below `p` to every
+  /// tile right of it.
+  private mutating func transition(
+    fromRow: Int, fromCol: Int, toRow: Int, toCol: Int, at p: Point, into binner: inout TileBinner
+  ) {
+    if fromRow == toRow {
+      guard fromCol != toCol else { return }
+      let top = Float(fromRow) * tile
+      if p.y <= top {
+        binner.addBackdrop(localRow: fromRow - region.row0, afterLocalCol: fromCol - region.col0, -1, cols: region.cols)
+        binner.addBackdrop(localRow: toRow - region.row0, afterLocalCol: toCol - region.col0, 1, cols: region.cols)
+      } else if p.y < top + tile {
+        let y = p.y - top
+        if fromCol < toCol {
+          for c in (fromCol + 1)...toCol { partial(row: fromRow, col: c, y: y, sign: -1, into: &binner) }
+        } else {
+          for c in (toCol + 1)...fromCol { partial(row: fromRow, col: c, y: y, sign: 1, into: &binner) }
+        }
+      }
+      return
+    }
+    carry(row: fromRow, afterCol: fromCol, y: p.y, sign: -1, into: &binner)
+    carry(row: toRow, afterCol: toCol, y: p.y, sign: 1, into: &binner)
+  }
+
+  /// `sign` × the part of row `row` below `y`, for every tile of the row right of `afterCol`.
+  private mutating func carry(row: Int, afterCol: Int, y: Float, sign: Int32, into binner: inout TileBinner) {
+    let top = Float(row) * tile
+    if y <= top {
+      binner.addBackdrop(localRow: row - region.row0, afterLocalCol: afterCol - region.col0, sign, cols: region.cols)
+    } else if y < top + tile {
+      let last = region.col0 + region.cols - 1
+      guard afterCol < last else { return }
+      for c in (afterCol + 1)...last { partial(row: row, col: c, y: y - top, sign: sign, into: &binner) }
+    }
+  }
+
+  /// A vertical piece along the left edge of tile (row, col) from local `y` to the bottom,
+  /// downwards for `sign` = 1.
+  private func partial(row: Int, col: Int, y: Float, sign: Int32, into binner: inout TileBinner) {
+    let segment =
+      sign > 0
+      ? TileSegment(x0: 0, y0: y, x1: 0, y1: tile)
+      : TileSegment(x0: 0, y0: tile, x1: 0, y1: y)
+    binner.addPiece(localTile: (row - region.row0) * region.cols + (col - region.col0), segment)
+  }
+}

@@ -1,0 +1,89 @@
+// Build: each element of a document becomes primitives in pixel space.
+//
+// A primitive is a flattened path (closed polygons), a fill rule and a premultiplied linear-light
+// color. Brushes produce outlines whose non-zero fill is exactly the area the brush sweeps, so a
+// stroke is one primitive and is composited once: a translucent stroke never darkens where it
+// crosses itself.
+
+import InkwellModel
+
+/// Which points a path's polygons enclose.
+public enum FillRule: Hashable, Sendable {
+  /// Points around which the path winds a non-zero number of times.
+  case nonZero
+  /// Points around which the path winds an odd number of times.
+  case evenOdd
+}
+
+/// Closed polygons in pixel space. `points` holds every contour's vertices back to back;
+/// `contourEnds[i]` is one past the last vertex of contour `i`. Each contour closes implicitly.
+public struct FlatPath: Hashable, Sendable {
+  public var points: [Point] = []
+  public var contourEnds: [Int] = []
+
+  public init() {}
+
+  public init(contours: [[Point]]) {
+    for contour in contours { append(contour: contour) }
+  }
+
+  public mutating func append(contour: [Point]) {
+    guard contour.count >= 2 else { return }
+    points.append(contentsOf: contour)
+    contourEnds.append(points.count)
+  }
+
+  public var isEmpty: Bool { contourEnds.isEmpty }
+
+  /// Bounds of every vertex, or `nil` for an empty path.
+  public var bounds: Rect? { Rect(bounding: points) }
+
+  /// Calls `body` with each contour's vertices.
+  public func forEachContour(_ body: (ArraySlice<Point>) -> Void) {
+    var start = 0
+    for end in contourEnds {
+      body(points[start..<end])
+      start = end
+    }
+  }
+}
+
+/// A color in linear light, premultiplied by its alpha: what the compositor blends.
+public struct LinearColor: Hashable, Sendable {
+  public var red: Float
+  public var green: Float
+  public var blue: Float
+  public var alpha: Float
+
+  public init(red: Float, green: Float, blue: Float, alpha: Float) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+    self.alpha = alpha
+  }
+
+  /// The sRGB-encoded, straight-alpha `color`, decoded to linear light and premultiplied, with its
+  /// alpha multiplied by `opacity` (capped at 1).
+  public init(_ color: Color, opacity: Float = 1) {
+    let a = Swift.min(Swift.max(color.alpha * opacity, 0), 1)
+    func channel(_ v: Float) -> Float { SRGBTransfer.linear(fromEncoded: Swift.min(Swift.max(v, 0), 1)) * a }
+    self.init(red: channel(color.red), green: channel(color.green), blue: channel(color.blue), alpha: a)
+  }
+
+  public static let clear = LinearColor(red: 0, green: 0, blue: 0, alpha: 0)
+
+  var components: (Float, Float, Float, Float) { (red, green, blue, alpha) }
+}
+
+/// One fill: polygons, the rule that decides their inside, and the color painted there.
+public struct Primitive: Hashable, Sendable {
+  public var path: FlatPath
+  public var rule: FillRule
+  public var color: LinearColor
+
+  public init(path: FlatPath, rule: FillRule = .nonZero, color: LinearColor) {
+    self.path = path
+    self.rule = rule
+    self.color = color
+  }
+}

@@ -1,0 +1,167 @@
+// Raster: tiles rendered in parallel, each by one thread, each in a fixed primitive order.
+//
+// A tile's color lives in a planar float buffer of 4 × 32 × 32 values (16 KiB), small enough to
+// stay in L1 while every primitive that touches the tile is composited into it; coverage goes
+// through a 32 × 40 cell buffer. Both are per-thread scratch. When the tile is done it is resolved
+// straight into the 8-bit output, so the full-canvas float image never exists.
+//
+// Threads take whole tile rows, interleaved (thread k of n renders rows k, k + n, …). The output
+// does not depend on which thread renders a tile, so it is the same for any thread count.
+
+import Dispatch
+import InkwellKernels
+import InkwellModel
+
+/// An 8-bit sRGB image with straight (not premultiplied) alpha, rows top to bottom, 4 bytes a
+/// pixel (red, green, blue, alpha).
+public struct RGBA8Image: Hashable, Sendable {
+  public let width: Int
+  public let height: Int
+  public var pixels: [UInt8]
+
+  public init(width: Int, height: Int, pixels: [UInt8]) {
+    precondition(pixels.count == width * height * 4, "pixel buffer size does not match")
+    self.width = width
+    self.height = height
+    self.pixels = pixels
+  }
+
+  /// The pixel at (x, y) as (red, green, blue, alpha).
+  public func pixel(x: Int, y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+    let i = (y * width + x) * 4
+    return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+  }
+}
+
+/// The kernels the rasterizer calls, so tests can swap in the scalar reference.
+public struct RasterKernels: Sendable {
+  public var accumulateLine: @Sendable (UnsafeMutablePointer<Float>, Float, Float, Float, Float) -> Void
+  public var addBackdrop: @Sendable (UnsafeMutablePointer<Float>, Float) -> Void
+  public var resolveCoverage: @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule) -> Void
+  public var compositeMask: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void
+  public var compositeSolid: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, Float) -> Void
+  public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
+  public var resolveSRGB8: @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
+
+  /// The C kernels in `shaders-cpu`.
+  public static let native = RasterKernels(
+    accumulateLine: { inkwell_accumulate_line($0, $1, $2, $3, $4) },
+    addBackdrop: { inkwell_add_backdrop($0, $1) },
+    resolveCoverage: { inkwell_resolve_coverage($0, $1, $2 == .nonZero ? INKWELL_FILL_NONZERO : INKWELL_FILL_EVENODD) },
+    compositeMask: { inkwell_composite_mask($0, $1, $2) },
+    compositeSolid: { inkwell_composite_solid($0, $1, $2) },
+    fillTile: { inkwell_fill_tile($0, $1) },
+    resolveSRGB8: { inkwell_resolve_srgb8($0, Int32($1), Int32($2), $3, $4) })
+}
+
+/// Renders binned primitives into an 8-bit image.
+public struct TileRasterizer: Sendable {
+  public var kernels: RasterKernels
+
+  public init(kernels: RasterKernels = .native) {
+    self.kernels = kernels
+  }
+
+  /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads.
+  public func render(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int
+  ) -> RGBA8Image {
+    let grid = bins.grid
+    var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
+    guard grid.tileCount > 0 else { return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels) }
+    let colors = primitives.map { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] }
+    let rules = primitives.map(\.rule)
+    let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
+    pixels.withUnsafeMutableBufferPointer { buffer in
+      let output = OutputPointer(base: buffer.baseAddress!)
+      let work = { @Sendable (worker: Int) in
+        let scratch = TileScratch()
+        defer { scratch.deallocate() }
+        var row = worker
+        while row < grid.tilesY {
+          for col in 0..<grid.tilesX {
+            renderTile(
+              col: col, row: row, bins: bins, colors: colors, rules: rules, background: background,
+              scratch: scratch, output: output.base)
+          }
+          row += workers
+        }
+      }
+      if workers == 1 {
+        work(0)
+      } else {
+        DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+      }
+    }
+    return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels)
+  }
+
+  private func renderTile(
+    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], background: LinearColor,
+    scratch: TileScratch, output: UnsafeMutablePointer<UInt8>
+  ) {
+    let grid = bins.grid
+    let size = TileGrid.tileSize
+    let tileIndex = row * grid.tilesX + col
+    var backgroundComponents = [background.red, background.green, background.blue, background.alpha]
+    kernels.fillTile(scratch.tile, &backgroundComponents)
+    let first = bins.entryStart[tileIndex]
+    let end = bins.entryStart[tileIndex + 1]
+    bins.segments.withUnsafeBufferPointer { segments in
+      for e in first..<end {
+        let entry = bins.entries[e]
+        let primitive = Int(entry.primitive)
+        colors[primitive].withUnsafeBufferPointer { color in
+          if entry.segmentCount == 0 {
+            let winding = entry.backdrop
+            let covered = rules[primitive] == .nonZero ? winding != 0 : winding & 1 != 0
+            if covered { kernels.compositeSolid(scratch.tile, color.baseAddress!, 1) }
+            return
+          }
+          if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
+          let start = Int(entry.segmentStart)
+          for s in start..<(start + Int(entry.segmentCount)) {
+            let seg = segments[s]
+            kernels.accumulateLine(scratch.cells, seg.x0, seg.y0, seg.x1, seg.y1)
+          }
+          kernels.resolveCoverage(scratch.cells, scratch.coverage, rules[primitive])
+          kernels.compositeMask(scratch.tile, scratch.coverage, color.baseAddress!)
+        }
+      }
+    }
+    let x0 = col * size
+    let y0 = row * size
+    let w = Swift.min(size, grid.width - x0)
+    let h = Swift.min(size, grid.height - y0)
+    kernels.resolveSRGB8(scratch.tile, w, h, output + (y0 * grid.width + x0) * 4, grid.width * 4)
+  }
+}
+
+/// The output buffer, shared by workers that write disjoint tiles.
+private struct OutputPointer: @unchecked Sendable {
+  let base: UnsafeMutablePointer<UInt8>
+}
+
+/// Per-thread buffers: cells (coverage accumulation), coverage, and the planar color tile.
+final class TileScratch {
+  static let cellCount = Int(INKWELL_TILE) * Int(INKWELL_CELL_STRIDE)
+  static let pixelCount = Int(INKWELL_TILE_PIXELS)
+  let cells: UnsafeMutablePointer<Float>
+  let coverage: UnsafeMutablePointer<Float>
+  let tile: UnsafeMutablePointer<Float>
+
+  init() {
+    cells = .allocate(capacity: Self.cellCount)
+    cells.initialize(repeating: 0, count: Self.cellCount)
+    coverage = .allocate(capacity: Self.pixelCount)
+    coverage.initialize(repeating: 0, count: Self.pixelCount)
+    tile = .allocate(capacity: Self.pixelCount * 4)
+    tile.initialize(repeating: 0, count: Self.pixelCount * 4)
+  }
+
+  func deallocate() {
+    cells.deallocate()
+    coverage.deallocate()
+    tile.deallocate()
+  }
+}

@@ -1,0 +1,37 @@
+// InkwellRender: from a drawing to pixels, in four stages whose folders name them:
+//   Build/   strokes → primitives (flattened outlines in pixel space, premultiplied linear color)
+//   Bin/     primitives → per-tile lists of line pieces and backdrop windings, in paint order
+//   Raster/  tiles in parallel: exact-area coverage, compositing in linear float
+//   Resolve  happens at the end of each tile, straight to 8-bit sRGB (kernels in shaders-cpu)
+// It knows nothing of file formats.
+
+import InkwellModel
+
+/// Renders drawings.
+public struct Renderer: Sendable {
+  /// Threads that render tiles; 1 renders on the calling thread.
+  public var threads: Int
+  public var rasterizer: TileRasterizer
+
+  public init(threads: Int = 1, kernels: RasterKernels = .native) {
+    self.threads = Swift.max(1, threads)
+    self.rasterizer = TileRasterizer(kernels: kernels)
+  }
+
+  /// `drawing` as seen through `viewport`, over `background` (sRGB; `.clear` for transparent).
+  public func render(_ drawing: Drawing, viewport: Viewport, background: Color) -> RGBA8Image {
+    let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+    return render(primitives, width: viewport.width, height: viewport.height, background: background)
+  }
+
+  /// Fills `primitives` in order onto a `width` × `height` canvas over `background`.
+  public func render(_ primitives: [Primitive], width: Int, height: Int, background: Color) -> RGBA8Image {
+    let grid = TileGrid(width: width, height: height)
+    var binner = TileBinner(grid: grid)
+    for (index, primitive) in primitives.enumerated() {
+      binner.add(primitive.path, rule: primitive.rule, index: index)
+    }
+    return rasterizer.render(
+      binner.finish(), primitives: primitives, background: LinearColor(background), threads: threads)
+  }
+}
