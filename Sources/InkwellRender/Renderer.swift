@@ -26,12 +26,23 @@ public struct Renderer: Sendable {
 
   /// Fills `primitives` in order onto a `width` × `height` canvas over `background`.
   public func render(_ primitives: [Primitive], width: Int, height: Int, background: Color) -> RGBA8Image {
-    let grid = TileGrid(width: width, height: height)
-    var binner = TileBinner(grid: grid)
+    rasterizer.render(
+      Self.bin(primitives, width: width, height: height), primitives: primitives,
+      background: LinearColor(background), threads: threads)
+  }
+
+  /// Like `render(_:width:height:background:)`, to premultiplied linear float RGBA.
+  public func renderLinear(_ primitives: [Primitive], width: Int, height: Int, background: LinearColor) -> [Float] {
+    rasterizer.renderLinear(
+      Self.bin(primitives, width: width, height: height), primitives: primitives, background: background,
+      threads: threads)
+  }
+
+  static func bin(_ primitives: [Primitive], width: Int, height: Int) -> TileBins {
+    var binner = TileBinner(grid: TileGrid(width: width, height: height))
     for (index, primitive) in primitives.enumerated() {
       binner.add(primitive.path, rule: primitive.rule, index: index)
     }
-    return rasterizer.render(
-      binner.finish(), primitives: primitives, background: LinearColor(background), threads: threads)
+    return binner.finish()
   }
 }

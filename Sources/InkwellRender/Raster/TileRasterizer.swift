@@ -62,47 +62,86 @@ public struct TileRasterizer: Sendable {
     self.kernels = kernels
   }
 
-  /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads.
+  /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads, to 8-bit sRGB.
   public func render(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int
   ) -> RGBA8Image {
     let grid = bins.grid
     var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
-    guard grid.tileCount > 0 else { return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels) }
-    let colors = primitives.map { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] }
-    let rules = primitives.map(\.rule)
-    let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
     pixels.withUnsafeMutableBufferPointer { buffer in
-      let output = OutputPointer(base: buffer.baseAddress!)
-      let work = { @Sendable (worker: Int) in
-        let scratch = TileScratch()
-        defer { scratch.deallocate() }
-        var row = worker
-        while row < grid.tilesY {
-          for col in 0..<grid.tilesX {
-            renderTile(
-              col: col, row: row, bins: bins, colors: colors, rules: rules, background: background,
-              scratch: scratch, output: output.base)
-          }
-          row += workers
-        }
-      }
-      if workers == 1 {
-        work(0)
-      } else {
-        DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+      guard let base = buffer.baseAddress else { return }
+      let output = SharedPointer(base: base)
+      let resolve = kernels.resolveSRGB8
+      renderTiles(bins, primitives: primitives, background: background, threads: threads) { col, row, tile in
+        let size = TileGrid.tileSize
+        let x0 = col * size
+        let y0 = row * size
+        let w = Swift.min(size, grid.width - x0)
+        let h = Swift.min(size, grid.height - y0)
+        resolve(tile, w, h, output.base + (y0 * grid.width + x0) * 4, grid.width * 4)
       }
     }
     return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels)
   }
 
-  private func renderTile(
-    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], background: LinearColor,
-    scratch: TileScratch, output: UnsafeMutablePointer<UInt8>
+  /// Renders to premultiplied linear-light float RGBA, 4 floats a pixel, rows top to bottom.
+  public func renderLinear(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int
+  ) -> [Float] {
+    let grid = bins.grid
+    var pixels = [Float](repeating: 0, count: grid.width * grid.height * 4)
+    pixels.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let output = SharedPointer(base: base)
+      renderTiles(bins, primitives: primitives, background: background, threads: threads) { col, row, tile in
+        let size = TileGrid.tileSize
+        let plane = size * size
+        for y in 0..<Swift.min(size, grid.height - row * size) {
+          for x in 0..<Swift.min(size, grid.width - col * size) {
+            let o = output.base + ((row * size + y) * grid.width + col * size + x) * 4
+            for p in 0..<4 { o[p] = tile[p * plane + y * size + x] }
+          }
+        }
+      }
+    }
+    return pixels
+  }
+
+  /// Composites every tile and hands it, finished, to `sink` (column, row, planar tile) on the
+  /// thread that rendered it.
+  public func renderTiles(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>) -> Void
   ) {
     let grid = bins.grid
-    let size = TileGrid.tileSize
-    let tileIndex = row * grid.tilesX + col
+    guard grid.tileCount > 0 else { return }
+    let colors = primitives.map { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] }
+    let rules = primitives.map(\.rule)
+    let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
+    let work = { @Sendable (worker: Int) in
+      let scratch = TileScratch()
+      defer { scratch.deallocate() }
+      var row = worker
+      while row < grid.tilesY {
+        for col in 0..<grid.tilesX {
+          composite(col: col, row: row, bins: bins, colors: colors, rules: rules, background: background, scratch: scratch)
+          sink(col, row, scratch.tile)
+        }
+        row += workers
+      }
+    }
+    if workers == 1 {
+      work(0)
+    } else {
+      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    }
+  }
+
+  private func composite(
+    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], background: LinearColor,
+    scratch: TileScratch
+  ) {
+    let tileIndex = row * bins.grid.tilesX + col
     var backgroundComponents = [background.red, background.green, background.blue, background.alpha]
     kernels.fillTile(scratch.tile, &backgroundComponents)
     let first = bins.entryStart[tileIndex]
@@ -129,17 +168,12 @@ public struct TileRasterizer: Sendable {
         }
       }
     }
-    let x0 = col * size
-    let y0 = row * size
-    let w = Swift.min(size, grid.width - x0)
-    let h = Swift.min(size, grid.height - y0)
-    kernels.resolveSRGB8(scratch.tile, w, h, output + (y0 * grid.width + x0) * 4, grid.width * 4)
   }
 }
 
-/// The output buffer, shared by workers that write disjoint tiles.
-private struct OutputPointer: @unchecked Sendable {
-  let base: UnsafeMutablePointer<UInt8>
+/// An output buffer shared by workers that write disjoint tiles.
+private struct SharedPointer<Element>: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Element>
 }
 
 /// Per-thread buffers: cells (coverage accumulation), coverage, and the planar color tile.

@@ -1,0 +1,191 @@
+// The scalar Swift twin of every kernel in shaders-cpu, operation for operation, so that the two
+// agree bit for bit. It is the oracle the tests hold the C kernels (and any faster path) to, and a
+// drop-in `RasterKernels` set for rendering without them.
+
+import InkwellKernels
+import InkwellModel
+
+/// Scalar reference kernels.
+public enum KernelReference {
+  static let tile = Int(INKWELL_TILE)
+  static let stride = Int(INKWELL_CELL_STRIDE)
+  static let pixels = Int(INKWELL_TILE_PIXELS)
+
+  /// The reference kernels as a `RasterKernels` set.
+  public static let kernels = RasterKernels(
+    accumulateLine: { accumulateLine(cells: $0, $1, $2, $3, $4) },
+    addBackdrop: { addBackdrop(cells: $0, $1) },
+    resolveCoverage: { resolveCoverage(cells: $0, coverage: $1, rule: $2) },
+    compositeMask: { compositeMask(tile: $0, coverage: $1, color: $2) },
+    compositeSolid: { compositeSolid(tile: $0, color: $1, coverage: $2) },
+    fillTile: { fillTile(tile: $0, color: $1) },
+    resolveSRGB8: { resolveSRGB8(tile: $0, width: $1, height: $2, output: $3, stride: $4) })
+
+  @inline(__always) static func clamp(_ v: Float, _ lo: Float, _ hi: Float) -> Float {
+    v < lo ? lo : (v > hi ? hi : v)
+  }
+
+  static func accumulateRow(_ row: UnsafeMutablePointer<Float>, _ xa: Float, _ xb: Float, _ dy: Float) {
+    let xl = xa < xb ? xa : xb
+    let xr = xa < xb ? xb : xa
+    let cl = Swift.min(Int(xl), tile)
+    if xr <= Float(cl) + 1 {
+      let fx = (xl + xr) * 0.5 - Float(cl)
+      row[cl] += dy * (1 - fx)
+      row[cl + 1] += dy * fx
+      return
+    }
+    let inv = dy / (xr - xl)
+    var x = xl
+    var c = cl
+    while x < xr && c <= tile {
+      let next = Float(c + 1)
+      let end = next < xr ? next : xr
+      let part = (end - x) * inv
+      let fx = (x + end) * 0.5 - Float(c)
+      row[c] += part * (1 - fx)
+      row[c + 1] += part * fx
+      x = end
+      c += 1
+    }
+  }
+
+  public static func accumulateLine(
+    cells: UnsafeMutablePointer<Float>, _ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float
+  ) {
+    let t = Float(tile)
+    var (x0, y0, x1, y1) = (clamp(x0, 0, t), clamp(y0, 0, t), clamp(x1, 0, t), clamp(y1, 0, t))
+    if y0 == y1 { return }
+    var direction: Float = 1
+    if y0 > y1 {
+      swap(&y0, &y1)
+      swap(&x0, &x1)
+      direction = -1
+    }
+    let dxdy = (x1 - x0) / (y1 - y0)
+    let r0 = Int(y0)
+    let r1 = Swift.min(Int(y1.rounded(.up)), tile)
+    var r = r0
+    while r < r1 {
+      let ya = Float(r) > y0 ? Float(r) : y0
+      let yb = Float(r + 1) < y1 ? Float(r + 1) : y1
+      if yb > ya {
+        let xa = clamp(x0 + (ya - y0) * dxdy, 0, t)
+        let xb = clamp(x0 + (yb - y0) * dxdy, 0, t)
+        accumulateRow(cells + r * stride, xa, xb, (yb - ya) * direction)
+      }
+      r += 1
+    }
+  }
+
+  public static func addBackdrop(cells: UnsafeMutablePointer<Float>, _ winding: Float) {
+    for r in 0..<tile { cells[r * stride] += winding }
+  }
+
+  /// Coverage of an accumulated winding under a fill rule.
+  @inline(__always) public static func coverage(winding sum: Float, rule: FillRule) -> Float {
+    let a = abs(sum)
+    switch rule {
+    case .nonZero:
+      return a < 1 ? a : 1
+    case .evenOdd:
+      let m = a - 2 * (a * 0.5).rounded(.down)
+      return m > 1 ? 2 - m : m
+    }
+  }
+
+  public static func resolveCoverage(
+    cells: UnsafeMutablePointer<Float>, coverage out: UnsafeMutablePointer<Float>, rule: FillRule
+  ) {
+    for r in 0..<tile {
+      let row = cells + r * stride
+      var sum: Float = 0
+      for c in 0..<tile {
+        sum += row[c]
+        out[r * tile + c] = coverage(winding: sum, rule: rule)
+      }
+      for c in 0...(tile + 1) { row[c] = 0 }
+    }
+  }
+
+  public static func compositeMask(
+    tile planes: UnsafeMutablePointer<Float>, coverage: UnsafePointer<Float>, color: UnsafePointer<Float>
+  ) {
+    let (sr, sg, sb, sa) = (color[0], color[1], color[2], color[3])
+    let r = planes
+    let g = planes + pixels
+    let b = g + pixels
+    let a = b + pixels
+    for i in 0..<pixels {
+      let m = coverage[i]
+      let keep = 1 - sa * m
+      r[i] = sr * m + r[i] * keep
+      g[i] = sg * m + g[i] * keep
+      b[i] = sb * m + b[i] * keep
+      a[i] = sa * m + a[i] * keep
+    }
+  }
+
+  public static func compositeSolid(tile planes: UnsafeMutablePointer<Float>, color: UnsafePointer<Float>, coverage m: Float) {
+    let keep = 1 - color[3] * m
+    for p in 0..<4 {
+      let plane = planes + p * pixels
+      let s = color[p] * m
+      for i in 0..<pixels { plane[i] = s + plane[i] * keep }
+    }
+  }
+
+  public static func fillTile(tile planes: UnsafeMutablePointer<Float>, color: UnsafePointer<Float>) {
+    for p in 0..<4 {
+      for i in 0..<pixels { planes[p * pixels + i] = color[p] }
+    }
+  }
+
+  /// Linear-light thresholds of the 8-bit sRGB codes, computed from the sRGB definition in double
+  /// precision: entry k is where code k begins (entry 0 is never compared against).
+  public static let srgbThresholds: [Float] = [-1] + (1...255).map { k in
+    let encoded = (Double(k) - 0.5) / 255
+    let linear = encoded <= 0.04045 ? encoded / 12.92 : powDouble((encoded + 0.055) / 1.055, 2.4)
+    return Float(linear)
+  }
+
+  /// The 8-bit sRGB code nearest to linear value `v`.
+  public static func srgb8(fromLinear v: Float) -> UInt8 {
+    var k = 0
+    var step = 128
+    while step > 0 {
+      if v >= srgbThresholds[k + step] { k += step }
+      step >>= 1
+    }
+    return UInt8(k)
+  }
+
+  public static func resolveSRGB8(
+    tile planes: UnsafePointer<Float>, width: Int, height: Int, output: UnsafeMutablePointer<UInt8>, stride: Int
+  ) {
+    let r = planes
+    let g = planes + pixels
+    let b = g + pixels
+    let a = b + pixels
+    for y in 0..<height {
+      let o = output + y * stride
+      for x in 0..<width {
+        let i = y * tile + x
+        let alpha = clamp(a[i], 0, 1)
+        let inverse: Float = alpha > 0 ? 1 / alpha : 0
+        o[4 * x] = srgb8(fromLinear: r[i] * inverse)
+        o[4 * x + 1] = srgb8(fromLinear: g[i] * inverse)
+        o[4 * x + 2] = srgb8(fromLinear: b[i] * inverse)
+        o[4 * x + 3] = UInt8(Int(alpha * 255 + 0.5))
+      }
+    }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+  private func powDouble(_ x: Double, _ y: Double) -> Double { Glibc.pow(x, y) }
+#elseif canImport(Darwin)
+  import Darwin
+  private func powDouble(_ x: Double, _ y: Double) -> Double { Darwin.pow(x, y) }
+#endif

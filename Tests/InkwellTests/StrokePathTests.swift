@@ -1,0 +1,95 @@
+import InkwellModel
+import Testing
+
+@Suite("StrokePath: uniform cubic B-spline with clamped ends")
+struct StrokePathTests {
+  static func point(_ x: Float, _ y: Float, t: Float = 0, force: Float = 1) -> StrokePoint {
+    StrokePoint(location: Point(x: x, y: y), timeOffset: t, size: Size(width: 2, height: 2), force: force)
+  }
+
+  /// A square's corners: (0,0) (6,0) (6,6) (0,6).
+  let square = StrokePath(controlPoints: [point(0, 0), point(6, 0), point(6, 6), point(0, 6)])
+
+  @Test("ends are the first and last control points")
+  func clampedEnds() {
+    #expect(square.interpolatedPoint(at: 0).location == Point(x: 0, y: 0))
+    #expect(square.interpolatedPoint(at: 3).location == Point(x: 0, y: 6))
+    #expect(square.interpolatedPoint(at: -5).location == Point(x: 0, y: 0))
+    #expect(square.interpolatedPoint(at: 99).location == Point(x: 0, y: 6))
+  }
+
+  @Test("whole parameters blend (P[i-1] + 4 P[i] + P[i+1]) / 6")
+  func knots() {
+    // (0 + 24 + 6) / 6 = 5, (0 + 0 + 6) / 6 = 1
+    #expect(square.interpolatedPoint(at: 1).location == Point(x: 5, y: 1))
+    // (6 + 24 + 0) / 6 = 5, (0 + 24 + 6) / 6 = 5
+    #expect(square.interpolatedPoint(at: 2).location == Point(x: 5, y: 5))
+  }
+
+  @Test("mid-segment weights are 1/48, 23/48, 23/48, 1/48")
+  func midSegment() {
+    // Phantom P[-1] = 2·P0 − P1 = (−6, 0). x = (−6 + 0 + 138 + 6) / 48, y = 6 / 48.
+    let p = square.interpolatedPoint(at: 0.5).location
+    #expect(abs(p.x - 2.875) < 1e-6)
+    #expect(abs(p.y - 0.125) < 1e-6)
+  }
+
+  @Test("attributes blend with the same basis")
+  func attributes() {
+    let path = StrokePath(controlPoints: [
+      Self.point(0, 0, t: 0, force: 0), Self.point(1, 0, t: 0.1, force: 1),
+      Self.point(2, 0, t: 0.2, force: 0), Self.point(3, 0, t: 0.3, force: 1),
+    ])
+    let p = path.interpolatedPoint(at: 1)
+    #expect(abs(p.force - 4.0 / 6.0) < 1e-6)
+    #expect(abs(p.timeOffset - 0.1) < 1e-6)
+  }
+
+  @Test("evenly spaced collinear points stay straight and evenly paced")
+  func straightLine() {
+    let line = StrokePath(controlPoints: (0...3).map { Self.point(Float($0), 0, t: Float($0) / 10) })
+    #expect(abs(line.interpolatedPoint(at: 0.5).location.x - 0.5) < 1e-6)
+    #expect(abs(line.interpolatedPoint(at: 2.25).location.x - 2.25) < 1e-6)
+    #expect(abs(line.length - 3) < 1e-4)
+  }
+
+  @Test("interpolation by distance, time and parametric step")
+  func strides() {
+    let line = StrokePath(controlPoints: (0...3).map { Self.point(Float($0), 0, t: Float($0) / 10) })
+    let byDistance = line.interpolatedPoints(by: .distance(0.5))
+    #expect(byDistance.count == 7)
+    for (i, p) in byDistance.enumerated() { #expect(abs(p.location.x - Float(i) * 0.5) < 1e-3) }
+    let byTime = line.interpolatedPoints(by: .time(0.05))
+    #expect(byTime.count == 7)
+    for (i, p) in byTime.enumerated() { #expect(abs(p.timeOffset - Float(i) * 0.05) < 1e-4) }
+    let byStep = line.interpolatedPoints(in: 1...2, by: .parametricStep(0.25))
+    #expect(byStep.map(\.location.x) == [1, 1.25, 1.5, 1.75, 2])
+  }
+
+  @Test("parametricValue moves along the curve")
+  func parametricOffsets() {
+    let line = StrokePath(controlPoints: (0...3).map { Self.point(Float($0), 0, t: Float($0) / 10) })
+    #expect(abs(line.parametricValue(1, offsetBy: .distance(1)) - 2) < 1e-3)
+    #expect(abs(line.parametricValue(2, offsetBy: .distance(-1.5)) - 0.5) < 1e-3)
+    #expect(abs(line.parametricValue(0, offsetBy: .time(0.15)) - 1.5) < 1e-3)
+    #expect(line.parametricValue(2.5, offsetBy: .parametricStep(5)) == 3)
+  }
+
+  @Test("a single point is its own curve")
+  func singlePoint() {
+    let path = StrokePath(controlPoints: [Self.point(4, 5)])
+    #expect(path.interpolatedPoint(at: 0.7).location == Point(x: 4, y: 5))
+    #expect(path.interpolatedPoints(by: .distance(1)).count == 1)
+  }
+
+  @Test("azimuth is blended across the ±π seam without a detour")
+  func angleUnwrap() {
+    var a = Self.point(0, 0)
+    var b = Self.point(1, 0)
+    a.azimuth = 3.1
+    b.azimuth = -3.1
+    let path = StrokePath(controlPoints: [a, b])
+    let mid = path.interpolatedPoint(at: 0.5).azimuth
+    #expect(abs(abs(mid) - .pi) < 0.05)
+  }
+}
