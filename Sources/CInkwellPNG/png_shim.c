@@ -411,6 +411,8 @@ typedef struct decode_session {
   png_infop info;
   uint8_t *pixels;
   png_bytep *row_pointers;
+  uint32_t width;
+  uint32_t height;
 } decode_session;
 
 static void decode_session_release(decode_session *session) {
@@ -435,6 +437,8 @@ static bool decode_under_setjmp(decode_session *session, int bit_depth,
 
   uint32_t width = png_get_image_width(png, info);
   uint32_t height = png_get_image_height(png, info);
+  session->width = width;
+  session->height = height;
   if ((uint64_t)width * height > max_pixels) {
     char text[FAILURE_MESSAGE_CAPACITY];
     snprintf(text, sizeof text, "%ux%u image exceeds the limit of %llu pixels", width, height,
@@ -512,6 +516,10 @@ inkwell_png_status inkwell_png_decode(const uint8_t *bytes, size_t size, int bit
   if (!decoded) {
     free(session.pixels);
     memset(out_image, 0, sizeof *out_image);
+    if (session.failure.status == INKWELL_PNG_TOO_LARGE) {
+      out_image->width = session.width;
+      out_image->height = session.height;
+    }
     copy_message(message, message_capacity, session.failure.message);
     return session.failure.status;
   }

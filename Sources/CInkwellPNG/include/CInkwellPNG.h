@@ -138,7 +138,8 @@ typedef struct inkwell_png_decoded_image {
  * bits per sample. 16-bit files decoded to 8 bits are scaled with rounding;
  * 8-bit files decoded to 16 bits are scaled exactly (v * 257). Images with
  * more than `max_pixels` pixels are refused before any pixel memory is
- * allocated. On failure *out_image is zeroed. */
+ * allocated. On failure *out_image is zeroed, except that for
+ * INKWELL_PNG_TOO_LARGE it carries the refused width and height. */
 inkwell_png_status inkwell_png_decode(const uint8_t *bytes, size_t size, int bit_depth,
                                       inkwell_png_byte_order byte_order, uint64_t max_pixels,
                                       inkwell_png_decoded_image *out_image, char *message,
