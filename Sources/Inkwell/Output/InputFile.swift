@@ -1,3 +1,6 @@
+// Input: reading a whole document from a path or standard input, bounded by a size limit so a
+// wrong path (a huge file, /dev/zero) fails fast instead of exhausting memory.
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

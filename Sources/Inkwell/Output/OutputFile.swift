@@ -11,8 +11,8 @@
 // /dev/full, a FIFO) is opened and written in place: renaming over a device would replace the
 // device node with a file. `-` means standard output, written once the caller has all bytes.
 //
-// Errors name the path and carry the OS reason (strerror). Glibc only: the core needs no
-// Foundation, and this is a few system calls.
+// Errors name the path and carry the OS reason (strerror). Plain libc system calls rather than
+// Foundation: the core does without it, and these few calls say exactly what happens on disk.
 
 #if canImport(Glibc)
   import Glibc
