@@ -1,0 +1,315 @@
+/// Parses JSON text (UTF-8 bytes) into a `JSONValue` tree; see the module head in `JSONValue.swift`.
+public struct JSONReader {
+  /// The deepest nesting of arrays and objects accepted.
+  public static let defaultMaximumDepth = 256
+
+  private let bytes: [UInt8]
+  private let maximumDepth: Int
+  private var index = 0
+
+  private init(bytes: [UInt8], maximumDepth: Int) {
+    self.bytes = bytes
+    self.maximumDepth = maximumDepth
+  }
+
+  /// Parses exactly one JSON value, surrounded by optional whitespace. A leading UTF-8 byte-order
+  /// mark is skipped.
+  /// - Throws: `JSONError` with the offset, line and column of the first problem.
+  public static func parse(
+    _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+  ) throws(JSONError) -> JSONValue {
+    var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.index = 3 }
+    reader.skipWhitespace()
+    let value = try reader.parseValue(depth: 0)
+    reader.skipWhitespace()
+    if reader.index < bytes.count { throw reader.error(.trailingCharacters) }
+    return value
+  }
+
+  // MARK: Values
+
+  private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
+    guard index < bytes.count else { throw error(.unexpectedEnd(expected: "a value")) }
+    let start = index
+    switch bytes[index] {
+    case UInt8(ascii: "{"): return try parseObject(depth: depth)
+    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "\""): return JSONValue(.string(try parseString()), offset: start)
+    case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
+    case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
+    case UInt8(ascii: "n"): return try parseLiteral("null", .null)
+    case UInt8(ascii: "N"): throw nonFinite("NaN")
+    case UInt8(ascii: "I"): throw nonFinite("Infinity")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      if index &+ 1 < bytes.count, bytes[index] == UInt8(ascii: "-"), bytes[index &+ 1] == UInt8(ascii: "I") {
+        throw nonFinite("-Infinity")
+      }
+      return try parseNumber()
+    default:
+      throw unexpected(expected: "a value")
+    }
+  }
+
+  private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
+    let start = index
+    guard depth < maximumDepth else { throw error(.nestingTooDeep(limit: maximumDepth)) }
+    index &+= 1
+    var members: [JSONMember] = []
+    skipWhitespace()
+    if try peek(expected: "a key or '}'") == UInt8(ascii: "}") {
+      index &+= 1
+      return JSONValue(.object(members), offset: start)
+    }
+    while true {
+      skipWhitespace()
+      guard try peek(expected: "a key") == UInt8(ascii: "\"") else { throw unexpected(expected: "a key") }
+      let keyOffset = index
+      let key = try parseString()
+      skipWhitespace()
+      try expect(UInt8(ascii: ":"), "':'")
+      skipWhitespace()
+      let value = try parseValue(depth: depth &+ 1)
+      members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
+      skipWhitespace()
+      let next = try peek(expected: "',' or '}'")
+      index &+= 1
+      if next == UInt8(ascii: "}") { return JSONValue(.object(members), offset: start) }
+      if next != UInt8(ascii: ",") {
+        index &-= 1
+        throw unexpected(expected: "',' or '}'")
+      }
+    }
+  }
+
+  private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
+    let start = index
+    guard depth < maximumDepth else { throw error(.nestingTooDeep(limit: maximumDepth)) }
+    index &+= 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if try peek(expected: "a value or ']'") == UInt8(ascii: "]") {
+      index &+= 1
+      return JSONValue(.array(elements), offset: start)
+    }
+    while true {
+      skipWhitespace()
+      elements.append(try parseValue(depth: depth &+ 1))
+      skipWhitespace()
+      let next = try peek(expected: "',' or ']'")
+      index &+= 1
+      if next == UInt8(ascii: "]") { return JSONValue(.array(elements), offset: start) }
+      if next != UInt8(ascii: ",") {
+        index &-= 1
+        throw unexpected(expected: "',' or ']'")
+      }
+    }
+  }
+
+  private mutating func parseLiteral(
+    _ word: StaticString, _ content: JSONValue.Content
+  ) throws(JSONError) -> JSONValue {
+    let start = index
+    let expected = "'\(word)'"
+    for byte in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+      guard index < bytes.count else { throw error(.unexpectedEnd(expected: expected)) }
+      guard bytes[index] == byte else { throw unexpected(expected: expected) }
+      index &+= 1
+    }
+    return JSONValue(content, offset: start)
+  }
+
+  private mutating func parseNumber() throws(JSONError) -> JSONValue {
+    let start = index
+    var scanner = JSONNumberScanner(bytes: bytes, start: start)
+    do {
+      index = try scanner.scan()
+    } catch {
+      switch error {
+      case .leadingZero(let at):
+        index = at
+        throw self.error(.leadingZero)
+      case .expectedDigit(let at):
+        index = at
+        throw unexpected(expected: "a digit")
+      }
+    }
+    let text = String(decoding: bytes[start..<index], as: UTF8.self)
+    return JSONValue(.number(JSONNumber(validatedText: text)), offset: start)
+  }
+
+  // MARK: Strings
+
+  private mutating func parseString() throws(JSONError) -> String {
+    index &+= 1  // the opening quote
+    var utf8: [UInt8] = []
+    while true {
+      guard index < bytes.count else { throw error(.unexpectedEnd(expected: "'\"' closing the string")) }
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "\""):
+        index &+= 1
+        return String(decoding: utf8, as: UTF8.self)
+      case UInt8(ascii: "\\"):
+        try parseEscape(into: &utf8)
+      case 0..<0x20:
+        throw error(.controlCharacterInString)
+      case 0x20..<0x80:
+        utf8.append(byte)
+        index &+= 1
+      default:
+        let length = try validatedUTF8SequenceLength()
+        utf8.append(contentsOf: bytes[index..<(index &+ length)])
+        index &+= length
+      }
+    }
+  }
+
+  /// The length of the valid UTF-8 sequence for one scalar at `index`, which is not ASCII.
+  private func validatedUTF8SequenceLength() throws(JSONError) -> Int {
+    let lead = bytes[index]
+    let length: Int
+    var low: UInt8 = 0x80
+    var high: UInt8 = 0xBF
+    switch lead {
+    case 0xC2...0xDF: length = 2
+    case 0xE0:
+      length = 3
+      low = 0xA0  // no overlong forms
+    case 0xE1...0xEC, 0xEE...0xEF: length = 3
+    case 0xED:
+      length = 3
+      high = 0x9F  // no UTF-16 surrogates
+    case 0xF0:
+      length = 4
+      low = 0x90
+    case 0xF1...0xF3: length = 4
+    case 0xF4:
+      length = 4
+      high = 0x8F  // nothing above U+10FFFF
+    default: throw error(.invalidUTF8)
+    }
+    for k in 1..<length {
+      let at = index &+ k
+      guard at < bytes.count else { throw error(.invalidUTF8) }
+      let byte = bytes[at]
+      let (lo, hi) = k == 1 ? (low, high) : (UInt8(0x80), UInt8(0xBF))
+      guard byte >= lo, byte <= hi else { throw error(.invalidUTF8) }
+    }
+    return length
+  }
+
+  private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONError) {
+    let start = index
+    index &+= 1
+    guard index < bytes.count else { throw error(.unexpectedEnd(expected: "an escape sequence")) }
+    let simple: UInt8?
+    switch bytes[index] {
+    case UInt8(ascii: "\""): simple = UInt8(ascii: "\"")
+    case UInt8(ascii: "\\"): simple = UInt8(ascii: "\\")
+    case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
+    case UInt8(ascii: "b"): simple = 0x08
+    case UInt8(ascii: "f"): simple = 0x0C
+    case UInt8(ascii: "n"): simple = 0x0A
+    case UInt8(ascii: "r"): simple = 0x0D
+    case UInt8(ascii: "t"): simple = 0x09
+    case UInt8(ascii: "u"): simple = nil
+    default:
+      index = start
+      throw error(.invalidEscape)
+    }
+    if let simple {
+      utf8.append(simple)
+      index &+= 1
+      return
+    }
+    index &+= 1
+    let first = try hexQuad(escapeStart: start)
+    var scalarValue = UInt32(first)
+    if (0xD800...0xDBFF).contains(first) {
+      let second = index
+      guard second &+ 1 < bytes.count, bytes[second] == UInt8(ascii: "\\"),
+        bytes[second &+ 1] == UInt8(ascii: "u")
+      else {
+        index = start
+        throw error(.loneSurrogate)
+      }
+      index &+= 2
+      let low = try hexQuad(escapeStart: second)
+      guard (0xDC00...0xDFFF).contains(low) else {
+        index = start
+        throw error(.loneSurrogate)
+      }
+      scalarValue = 0x10000 &+ ((UInt32(first) &- 0xD800) << 10) &+ (UInt32(low) &- 0xDC00)
+    } else if (0xDC00...0xDFFF).contains(first) {
+      index = start
+      throw error(.loneSurrogate)
+    }
+    guard let scalar = Unicode.Scalar(scalarValue) else {
+      index = start
+      throw error(.loneSurrogate)
+    }
+    utf8.append(contentsOf: Array(String(Character(scalar)).utf8))
+  }
+
+  private mutating func hexQuad(escapeStart: Int) throws(JSONError) -> UInt16 {
+    var value: UInt16 = 0
+    for _ in 0..<4 {
+      guard index < bytes.count else { throw error(.unexpectedEnd(expected: "four hex digits")) }
+      let byte = bytes[index]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+      default:
+        index = escapeStart
+        throw error(.invalidEscape)
+      }
+      value = value << 4 | UInt16(digit)
+      index &+= 1
+    }
+    return value
+  }
+
+  // MARK: Helpers
+
+  private mutating func skipWhitespace() {
+    while index < bytes.count {
+      switch bytes[index] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): index &+= 1
+      default: return
+      }
+    }
+  }
+
+  private func peek(expected: String) throws(JSONError) -> UInt8 {
+    guard index < bytes.count else { throw error(.unexpectedEnd(expected: expected)) }
+    return bytes[index]
+  }
+
+  private mutating func expect(_ byte: UInt8, _ expected: String) throws(JSONError) {
+    guard try peek(expected: expected) == byte else { throw unexpected(expected: expected) }
+    index &+= 1
+  }
+
+  private func error(_ reason: JSONError.Reason) -> JSONError {
+    JSONError(reason: reason, location: SourceLocation(offset: index, in: bytes))
+  }
+
+  private func nonFinite(_ literal: String) -> JSONError {
+    error(.nonFiniteNumber(literal))
+  }
+
+  /// An `unexpectedCharacter` error naming the byte at `index` (or an invalid UTF-8 error).
+  private func unexpected(expected: String) -> JSONError {
+    guard index < bytes.count else { return error(.unexpectedEnd(expected: expected)) }
+    let byte = bytes[index]
+    if byte < 0x80 {
+      let shown = byte < 0x20 || byte == 0x7F ? "control character" : "'\(Character(Unicode.Scalar(byte)))'"
+      return error(.unexpectedCharacter(found: shown, expected: expected))
+    }
+    guard (try? validatedUTF8SequenceLength()) != nil else { return error(.invalidUTF8) }
+    return error(.unexpectedCharacter(found: "non-ASCII character", expected: expected))
+  }
+}

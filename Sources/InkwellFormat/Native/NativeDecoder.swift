@@ -1,0 +1,291 @@
+import InkwellModel
+
+/// Turns a parsed native document into a `Document`, checking every value on the way.
+struct NativeDecoder {
+  let bytes: [UInt8]
+
+  func decode() throws(DocumentError) -> Document {
+    let root: JSONValue
+    do {
+      root = try JSONReader.parse(bytes)
+    } catch {
+      throw DocumentError(.invalidJSON(error.reason), location: error.location)
+    }
+    let top = try object(root, path: "")
+    guard let format = try top.optional("format") else { throw top.missing("format") }
+    let formatName = try string(format, path: "format")
+    guard formatName == "inkwell" else {
+      throw failure(.notInkwellDocument(format: formatName), "format", format)
+    }
+    try checkVersion(try top.required("version"))
+    let bounds = try top.optional("bounds").map { v throws(DocumentError) in try rect(v, path: "bounds") }
+    let drawingObject = try object(try top.required("drawing"), path: "drawing")
+    let strokesValue = try drawingObject.required("strokes")
+    let strokeValues = try array(strokesValue, path: "drawing.strokes")
+    var strokes: [Stroke] = []
+    strokes.reserveCapacity(strokeValues.count)
+    for (index, value) in strokeValues.enumerated() {
+      strokes.append(try stroke(value, path: "drawing.strokes[\(index)]"))
+    }
+    return Document(bounds: bounds, drawing: Drawing(strokes: strokes))
+  }
+
+  // MARK: Document parts
+
+  private func checkVersion(_ value: JSONValue) throws(DocumentError) {
+    guard case .number(let number) = value.content else {
+      throw failure(.wrongType(expected: "a number", found: value.typeDescription), "version", value)
+    }
+    guard let version = number.integerValue(as: Int.self), version >= 1 else {
+      throw failure(.invalidVersion(number.text), "version", value)
+    }
+    guard version <= NativeFormat.version else {
+      throw failure(.unsupportedVersion(found: version, supported: NativeFormat.version), "version", value)
+    }
+  }
+
+  private func stroke(_ value: JSONValue, path: String) throws(DocumentError) -> Stroke {
+    let members = try object(value, path: path)
+    let ink = try ink(try members.required("ink"), path: path + ".ink")
+    var transform = AffineTransform.identity
+    if let v = try members.optional("transform") {
+      let n = try floats(v, count: 6, elements: "a, b, c, d, tx, ty", path: path + ".transform")
+      transform = AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5])
+    }
+    var seed: UInt32 = 0
+    if let v = try members.optional("randomSeed") {
+      seed = try integer(v, as: UInt32.self, path: path + ".randomSeed")
+    }
+    var creationDate: Double?
+    if let v = try members.optional("creationDate") {
+      creationDate = try double(v, path: path + ".creationDate")
+    }
+    let fields = try pointFields(try members.required("fields"), path: path + ".fields")
+    let points = try self.points(
+      try members.required("points"), fields: fields, ink: ink, path: path + ".points")
+    return Stroke(
+      ink: ink, path: StrokePath(controlPoints: points, creationDate: creationDate),
+      transform: transform, randomSeed: seed)
+  }
+
+  private func ink(_ value: JSONValue, path: String) throws(DocumentError) -> Ink {
+    let members = try object(value, path: path)
+    let typeValue = try members.required("type")
+    let typeName = try string(typeValue, path: path + ".type")
+    guard let type = InkType(rawValue: typeName) else {
+      throw failure(.unknownInkType(typeName), path + ".type", typeValue)
+    }
+    let color = try self.color(try members.required("color"), path: path + ".color")
+    var width: Float?
+    if let v = try members.optional("width") {
+      width = try float(v, path: path + ".width")
+      if let w = width, w < 0 {
+        throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 0"), path + ".width", v)
+      }
+    }
+    return Ink(type: type, color: color, width: width)
+  }
+
+  private func color(_ value: JSONValue, path: String) throws(DocumentError) -> Color {
+    switch value.content {
+    case .string(let text):
+      let hex = text.utf8.dropFirst()
+      guard text.utf8.first == UInt8(ascii: "#"), hex.count == 6 || hex.count == 8,
+        hex.allSatisfy({ isASCIIHexDigit($0) }), let color = Color(parsing: text)
+      else { throw failure(.invalidColor("\"\(text)\""), path, value) }
+      return color
+    case .array(let elements):
+      guard elements.count == 4 else {
+        throw failure(
+          .wrongArrayLength(expected: 4, found: elements.count, elements: "r, g, b, a"), path, value)
+      }
+      var components: [Float] = []
+      for (i, element) in elements.enumerated() {
+        let component = try float(element, path: "\(path)[\(i)]")
+        guard component >= 0, component <= 1 else {
+          throw failure(.invalidColor(element.numberText), "\(path)[\(i)]", element)
+        }
+        components.append(component)
+      }
+      return Color(red: components[0], green: components[1], blue: components[2], alpha: components[3])
+    default:
+      throw failure(
+        .wrongType(expected: "a string or an array", found: value.typeDescription), path, value)
+    }
+  }
+
+  private func rect(_ value: JSONValue, path: String) throws(DocumentError) -> Rect {
+    let n = try floats(value, count: 4, elements: "x, y, width, height", path: path)
+    for i in 2..<4 where n[i] < 0 {
+      guard case .array(let elements) = value.content else { break }
+      throw failure(
+        .valueOutOfRange(value: elements[i].numberText, allowed: ">= 0"), "\(path)[\(i)]", elements[i])
+    }
+    return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+  }
+
+  private func pointFields(_ value: JSONValue, path: String) throws(DocumentError) -> [PointField] {
+    let elements = try array(value, path: path)
+    var fields: [PointField] = []
+    for (i, element) in elements.enumerated() {
+      let name = try string(element, path: "\(path)[\(i)]")
+      guard let field = PointField(rawValue: name) else {
+        throw failure(.unknownField(name), "\(path)[\(i)]", element)
+      }
+      guard !fields.contains(field) else { throw failure(.duplicateField(name), "\(path)[\(i)]", element) }
+      fields.append(field)
+    }
+    for required in PointField.allCases where required.isRequired && !fields.contains(required) {
+      throw failure(.missingField(required.rawValue), path, value)
+    }
+    return fields
+  }
+
+  private func points(
+    _ value: JSONValue, fields: [PointField], ink: Ink, path: String
+  ) throws(DocumentError) -> [StrokePoint] {
+    let rows = try array(value, path: path)
+    var template = StrokePoint(location: .zero, size: Size(width: ink.width, height: ink.width))
+    for field in PointField.allCases { field.set(field.defaultValue(for: ink), in: &template) }
+    var points: [StrokePoint] = []
+    points.reserveCapacity(rows.count)
+    for (r, row) in rows.enumerated() {
+      guard case .array(let cells) = row.content else {
+        throw failure(
+          .wrongType(expected: "an array of \(fields.count) numbers", found: row.typeDescription),
+          "\(path)[\(r)]", row)
+      }
+      guard cells.count == fields.count else {
+        throw failure(
+          .wrongRowLength(expected: fields.count, found: cells.count, fields: fields.map(\.rawValue)),
+          "\(path)[\(r)]", row)
+      }
+      var point = template
+      for (c, cell) in cells.enumerated() {
+        let field = fields[c]
+        let number = try float(cell, path: "\(path)[\(r)][\(c)]")
+        if field.isNonNegative, number < 0 {
+          throw failure(
+            .valueOutOfRange(value: cell.numberText, allowed: ">= 0 for \(field.rawValue)"),
+            "\(path)[\(r)][\(c)]", cell)
+        }
+        field.set(number, in: &point)
+      }
+      points.append(point)
+    }
+    return points
+  }
+
+  // MARK: Typed access
+
+  private func object(_ value: JSONValue, path: String) throws(DocumentError) -> ObjectMembers {
+    guard case .object(let members) = value.content else {
+      throw failure(.wrongType(expected: "an object", found: value.typeDescription), path, value)
+    }
+    var byKey: [String: JSONMember] = [:]
+    for member in members {
+      guard byKey.updateValue(member, forKey: member.key) == nil else {
+        throw DocumentError(
+          .duplicateKey(member.key), path: path,
+          location: SourceLocation(offset: member.keyOffset, in: bytes))
+      }
+    }
+    return ObjectMembers(decoder: self, value: value, path: path, byKey: byKey)
+  }
+
+  private func array(_ value: JSONValue, path: String) throws(DocumentError) -> [JSONValue] {
+    guard case .array(let elements) = value.content else {
+      throw failure(.wrongType(expected: "an array", found: value.typeDescription), path, value)
+    }
+    return elements
+  }
+
+  private func string(_ value: JSONValue, path: String) throws(DocumentError) -> String {
+    guard case .string(let text) = value.content else {
+      throw failure(.wrongType(expected: "a string", found: value.typeDescription), path, value)
+    }
+    return text
+  }
+
+  private func float(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Float {
+    guard case .number(let number) = value.content else {
+      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path(), value)
+    }
+    let result = number.floatValue
+    guard result.isFinite else { throw failure(.numberOutOfRange(number.text), path(), value) }
+    return result
+  }
+
+  private func double(_ value: JSONValue, path: String) throws(DocumentError) -> Double {
+    guard case .number(let number) = value.content else {
+      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path, value)
+    }
+    let result = number.doubleValue
+    guard result.isFinite else { throw failure(.numberOutOfRange(number.text), path, value) }
+    return result
+  }
+
+  private func integer<I: FixedWidthInteger>(
+    _ value: JSONValue, as type: I.Type, path: String
+  ) throws(DocumentError) -> I {
+    guard case .number(let number) = value.content else {
+      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path, value)
+    }
+    guard let result = number.integerValue(as: I.self) else {
+      throw failure(.notAnInteger(number.text, range: "\(I.min)...\(I.max)"), path, value)
+    }
+    return result
+  }
+
+  private func floats(
+    _ value: JSONValue, count: Int, elements names: String, path: String
+  ) throws(DocumentError) -> [Float] {
+    let elements = try array(value, path: path)
+    guard elements.count == count else {
+      throw failure(.wrongArrayLength(expected: count, found: elements.count, elements: names), path, value)
+    }
+    var result: [Float] = []
+    for (i, element) in elements.enumerated() { result.append(try float(element, path: "\(path)[\(i)]")) }
+    return result
+  }
+
+  fileprivate func failure(_ kind: DocumentError.Kind, _ path: String, _ value: JSONValue) -> DocumentError {
+    DocumentError(kind, path: path, location: SourceLocation(offset: value.offset, in: bytes))
+  }
+}
+
+/// An object's members by key, with the object's path for error messages.
+private struct ObjectMembers {
+  let decoder: NativeDecoder
+  let value: JSONValue
+  let path: String
+  let byKey: [String: JSONMember]
+
+  func optional(_ key: String) throws(DocumentError) -> JSONValue? { byKey[key]?.value }
+
+  func required(_ key: String) throws(DocumentError) -> JSONValue {
+    guard let member = byKey[key] else { throw missing(key) }
+    return member.value
+  }
+
+  func missing(_ key: String) -> DocumentError {
+    decoder.failure(.missingKey(key), path, value)
+  }
+}
+
+extension JSONValue {
+  /// The number's text, or the type's description for other values.
+  fileprivate var numberText: String {
+    if case .number(let number) = content { return number.text }
+    return typeDescription
+  }
+}
+
+private func isASCIIHexDigit(_ byte: UInt8) -> Bool {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
+    UInt8(ascii: "A")...UInt8(ascii: "F"):
+    return true
+  default: return false
+  }
+}
