@@ -1,0 +1,130 @@
+// Inkwell: PencilKit-style drawings rendered to pixels, anywhere Swift runs.
+//
+// This module is the public surface. It re-exports the model (`Drawing`, `Stroke`, `StrokePath`,
+// `StrokePoint`, `Ink`, …) and the renderer's value types, and adds what an application calls:
+// render a document with `RenderOptions`, encode PNG, write output atomically. Everything below it
+// has one direction of dependency: model ← render; model ← format; png stands alone.
+
+@_exported import InkwellFormat
+@_exported import InkwellModel
+@_exported import InkwellPNG
+@_exported import InkwellRender
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How to render a document.
+public struct RenderOptions: Hashable, Sendable {
+  /// How big the image is.
+  public enum Sizing: Hashable, Sendable {
+    /// Pixels per document unit.
+    case scale(Double)
+    /// Fit inside a box of this many pixels, keeping the aspect ratio.
+    case fit(width: Int, height: Int)
+  }
+
+  /// Default limit on the pixels of one image: 256 megapixels (1 GiB of 8-bit RGBA).
+  public static let defaultMaxPixels = 256_000_000
+
+  public var sizing: Sizing
+  /// The part of the document to show, in document units; `nil` shows the document's canvas.
+  public var region: Rect?
+  /// Painted under the drawing; `.clear` leaves the image transparent.
+  public var background: Color
+  /// Threads that render tiles. The output is the same for any count.
+  public var threads: Int
+  /// Images with more pixels are refused before anything is allocated.
+  public var maxPixels: Int
+
+  public init(
+    sizing: Sizing = .scale(1), region: Rect? = nil, background: Color = .white,
+    threads: Int = RenderOptions.availableProcessors, maxPixels: Int = RenderOptions.defaultMaxPixels
+  ) {
+    self.sizing = sizing
+    self.region = region
+    self.background = background
+    self.threads = threads
+    self.maxPixels = maxPixels
+  }
+
+  /// Processors available to this process.
+  public static var availableProcessors: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}
+
+/// Why a render was refused. Nothing has been allocated or written when one is thrown.
+public enum RenderError: Error, CustomStringConvertible, Hashable, Sendable {
+  /// The image would exceed the pixel limit.
+  case imageTooLarge(width: Double, height: Double, limit: Int)
+  /// The region (or the document's canvas) has no area.
+  case emptyRegion(Rect)
+  /// The scale or box is zero, negative or not finite.
+  case invalidSize(String)
+  /// Threads must be at least 1.
+  case invalidThreadCount(Int)
+
+  public var description: String {
+    switch self {
+    case .imageTooLarge(let w, let h, let limit):
+      return "image of \(Self.format(w))×\(Self.format(h)) pixels exceeds the limit of \(limit) pixels"
+    case .emptyRegion(let r):
+      return "region \(r.minX),\(r.minY),\(r.width),\(r.height) has no area"
+    case .invalidSize(let what):
+      return "invalid size: \(what)"
+    case .invalidThreadCount(let n):
+      return "thread count must be at least 1 (got \(n))"
+    }
+  }
+
+  private static func format(_ v: Double) -> String {
+    v < 1e15 ? String(Int64(v)) : String(v)
+  }
+}
+
+extension Document {
+  /// The viewport a render with `options` uses.
+  public func viewport(for options: RenderOptions) throws(RenderError) -> Viewport {
+    let region = options.region ?? canvas
+    do {
+      switch options.sizing {
+      case .scale(let s):
+        return try Viewport.scaled(region, by: s, maxPixels: options.maxPixels)
+      case .fit(let w, let h):
+        return try Viewport.fitting(region, inWidth: w, height: h, maxPixels: options.maxPixels)
+      }
+    } catch {
+      switch error {
+      case .emptyRegion: throw .emptyRegion(region)
+      case .invalidScale: throw .invalidSize("scale and box must be positive and finite")
+      case .tooLarge(let w, let h, let limit): throw .imageTooLarge(width: w, height: h, limit: limit)
+      }
+    }
+  }
+
+  /// The document rendered with `options`.
+  public func render(_ options: RenderOptions = RenderOptions()) throws(RenderError) -> RGBA8Image {
+    guard options.threads >= 1 else { throw .invalidThreadCount(options.threads) }
+    let viewport = try viewport(for: options)
+    return Renderer(threads: options.threads).render(
+      drawing, viewport: viewport, background: options.background)
+  }
+}
+
+extension RGBA8Image {
+  /// The image as PNG bytes: RGB when every pixel is opaque, RGBA otherwise; 8-bit sRGB with the
+  /// `sRGB` chunk.
+  public func pngData(encoder: PNGEncoder = PNGEncoder()) throws(PNGError) -> [UInt8] {
+    var opaque = true
+    var i = 3
+    while i < pixels.count {
+      if pixels[i] != 255 {
+        opaque = false
+        break
+      }
+      i += 4
+    }
+    return try encoder.encode(rgba8: pixels, width: width, height: height, hasAlpha: !opaque)
+  }
+}

@@ -32,7 +32,9 @@ public struct Renderer: Sendable {
   }
 
   /// Like `render(_:width:height:background:)`, to premultiplied linear float RGBA.
-  public func renderLinear(_ primitives: [Primitive], width: Int, height: Int, background: LinearColor) -> [Float] {
+  public func renderLinear(_ primitives: [Primitive], width: Int, height: Int, background: LinearColor)
+    -> [Float]
+  {
     rasterizer.renderLinear(
       Self.bin(primitives, width: width, height: height), primitives: primitives, background: background,
       threads: threads)

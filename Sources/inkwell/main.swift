@@ -12,7 +12,10 @@ let usage = """
   commands:
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
+                 [--from FORMAT]
     convert INPUT OUTPUT [--from FORMAT]
+
+  formats: native (.inkwell.json), mypaint (.dat), svc (.svc), signal-json
     help
 
   '-' as INPUT reads standard input; '-' as OUTPUT writes standard output.

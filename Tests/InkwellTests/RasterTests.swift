@@ -6,7 +6,8 @@ import Testing
 /// Fills `path` in opaque white on a clear canvas; the alpha plane is the coverage.
 func coverage(_ path: FlatPath, rule: FillRule, width: Int, height: Int, threads: Int = 1) -> [Float] {
   let primitive = Primitive(path: path, rule: rule, color: LinearColor(red: 1, green: 1, blue: 1, alpha: 1))
-  let linear = Renderer(threads: threads).renderLinear([primitive], width: width, height: height, background: .clear)
+  let linear = Renderer(threads: threads).renderLinear(
+    [primitive], width: width, height: height, background: .clear)
   return stride(from: 3, to: linear.count, by: 4).map { linear[$0] }
 }
 

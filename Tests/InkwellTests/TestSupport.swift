@@ -35,8 +35,10 @@ func randomDrawing(seed: UInt64, count: Int, width: Float, height: Float) -> Dra
       let step = rng.float(0.5...8)
       p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
     }
-    let color = Color(red: rng.float(0...1), green: rng.float(0...1), blue: rng.float(0...1), alpha: rng.float(0.2...1))
-    strokes.append(Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
+    let color = Color(
+      red: rng.float(0...1), green: rng.float(0...1), blue: rng.float(0...1), alpha: rng.float(0.2...1))
+    strokes.append(
+      Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
   }
   return Drawing(strokes: strokes)
 }

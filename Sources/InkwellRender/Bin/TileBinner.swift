@@ -89,7 +89,9 @@ public struct TileBinner {
     // Entirely right of, above or below the canvas: nothing to draw. Entirely left: a closed
     // contour brings no net winding to points on its right.
     guard bounds.minX < w, bounds.maxX > 0, bounds.minY < h, bounds.maxY > 0 else { return }
-    guard bounds.minX.isFinite, bounds.maxX.isFinite, bounds.minY.isFinite, bounds.maxY.isFinite else { return }
+    guard bounds.minX.isFinite, bounds.maxX.isFinite, bounds.minY.isFinite, bounds.maxY.isFinite else {
+      return
+    }
 
     let t = Float(TileGrid.tileSize)
     let col0 = Int(Swift.max(bounds.minX, 0) / t)
@@ -118,7 +120,8 @@ public struct TileBinner {
     for tile in entryTiles { start[Int(tile) + 1] += 1 }
     for i in 0..<tileCount { start[i + 1] += start[i] }
     var cursor = start
-    var sorted = [TileEntry](repeating: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entries.count)
+    var sorted = [TileEntry](
+      repeating: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entries.count)
     for (entry, tile) in zip(entries, entryTiles) {
       sorted[cursor[Int(tile)]] = entry
       cursor[Int(tile)] += 1
@@ -152,7 +155,8 @@ public struct TileBinner {
     for i in 0..<tiles { tileCounts[i + 1] += tileCounts[i] }
     let base = segments.count
     sortedPieces.removeAll(keepingCapacity: true)
-    sortedPieces.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: pieceSegments.count))
+    sortedPieces.append(
+      contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: pieceSegments.count))
     var cursor = tileCounts
     for (tile, segment) in zip(pieceTiles, pieceSegments) {
       sortedPieces[Int(cursor[Int(tile)])] = segment
@@ -177,7 +181,8 @@ public struct TileBinner {
         entries.append(
           TileEntry(
             primitive: UInt32(truncatingIfNeeded: index), backdrop: winding,
-            segmentStart: UInt32(truncatingIfNeeded: base + first), segmentCount: UInt32(truncatingIfNeeded: count)))
+            segmentStart: UInt32(truncatingIfNeeded: base + first),
+            segmentCount: UInt32(truncatingIfNeeded: count)))
         entryTiles.append(Int32(tile))
       }
     }
@@ -300,8 +305,10 @@ private struct ContourWalker {
       guard fromCol != toCol else { return }
       let top = Float(fromRow) * tile
       if p.y <= top {
-        binner.addBackdrop(localRow: fromRow - region.row0, afterLocalCol: fromCol - region.col0, -1, cols: region.cols)
-        binner.addBackdrop(localRow: toRow - region.row0, afterLocalCol: toCol - region.col0, 1, cols: region.cols)
+        binner.addBackdrop(
+          localRow: fromRow - region.row0, afterLocalCol: fromCol - region.col0, -1, cols: region.cols)
+        binner.addBackdrop(
+          localRow: toRow - region.row0, afterLocalCol: toCol - region.col0, 1, cols: region.cols)
       } else if p.y < top + tile {
         let y = p.y - top
         if fromCol < toCol {
@@ -320,7 +327,8 @@ private struct ContourWalker {
   private mutating func carry(row: Int, afterCol: Int, y: Float, sign: Int32, into binner: inout TileBinner) {
     let top = Float(row) * tile
     if y <= top {
-      binner.addBackdrop(localRow: row - region.row0, afterLocalCol: afterCol - region.col0, sign, cols: region.cols)
+      binner.addBackdrop(
+        localRow: row - region.row0, afterLocalCol: afterCol - region.col0, sign, cols: region.cols)
     } else if y < top + tile {
       let last = region.col0 + region.cols - 1
       guard afterCol < last else { return }

@@ -67,7 +67,8 @@ public enum PenBrush {
         let a = m.apply(path.controlPoints[i].location)
         let b = m.apply(path.controlPoints[i + 1].location)
         let length = a.distance(to: b)
-        let steps = length.isFinite ? Swift.min(Swift.max(Int((length / sampleSpacing).rounded(.up)), 1), 64) : 1
+        let steps =
+          length.isFinite ? Swift.min(Swift.max(Int((length / sampleSpacing).rounded(.up)), 1), 64) : 1
         for j in 0..<steps {
           points.append(path.interpolatedPoint(at: Float(i) + Float(j) / Float(steps)))
         }
@@ -214,7 +215,9 @@ public enum PenBrush {
 
   /// Where the inner sides of two consecutive capsules cross, when that point lies in the second
   /// half of the first side and the first half of the second; otherwise `nil`.
-  static func innerCorner(previousStart a0: Point, previousEnd a1: Point, nextStart b0: Point, nextEnd b1: Point)
+  static func innerCorner(
+    previousStart a0: Point, previousEnd a1: Point, nextStart b0: Point, nextEnd b1: Point
+  )
     -> Point?
   {
     let da = a1 - a0
@@ -239,7 +242,8 @@ public enum PenBrush {
     let a = from - center
     let b = to - center
     let sweep = FloatMath.atan2(cross(a, b), a.x * b.x + a.y * b.y)
-    appendArc(center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, into: &points)
+    appendArc(
+      center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, into: &points)
   }
 
   /// Appends the interior points of the arc from `from` to `to` around `center` that passes
@@ -260,14 +264,17 @@ public enum PenBrush {
     appendArc(center: center, radius: radius, startAngle: a0, sweep: sweep, into: &points)
   }
 
-  static func appendArc(center: Point, radius: Float, startAngle: Float, sweep: Float, into points: inout [Point]) {
+  static func appendArc(
+    center: Point, radius: Float, startAngle: Float, sweep: Float, into points: inout [Point]
+  ) {
     guard sweep.isFinite else { return }
     let steps = Int((abs(sweep) / angleStep(radius: radius)).rounded(.up))
     guard steps > 1 else { return }
     let step = sweep / Float(steps)
     for k in 1..<steps {
       let angle = startAngle + step * Float(k)
-      points.append(Point(x: center.x + radius * FloatMath.cos(angle), y: center.y + radius * FloatMath.sin(angle)))
+      points.append(
+        Point(x: center.x + radius * FloatMath.cos(angle), y: center.y + radius * FloatMath.sin(angle)))
     }
   }
 

@@ -62,7 +62,9 @@ public enum CanvasReference {
     }
   }
 
-  private static func addRowPiece(_ cells: inout [Double], row: Int, width: Int, xa: Double, xb: Double, dy: Double) {
+  private static func addRowPiece(
+    _ cells: inout [Double], row: Int, width: Int, xa: Double, xb: Double, dy: Double
+  ) {
     let xl = Swift.min(xa, xb)
     let xr = Swift.max(xa, xb)
     let cl = Swift.min(Int(xl), width)

@@ -126,7 +126,9 @@ public enum KernelReference {
     }
   }
 
-  public static func compositeSolid(tile planes: UnsafeMutablePointer<Float>, color: UnsafePointer<Float>, coverage m: Float) {
+  public static func compositeSolid(
+    tile planes: UnsafeMutablePointer<Float>, color: UnsafePointer<Float>, coverage m: Float
+  ) {
     let keep = 1 - color[3] * m
     for p in 0..<4 {
       let plane = planes + p * pixels
@@ -143,11 +145,13 @@ public enum KernelReference {
 
   /// Linear-light thresholds of the 8-bit sRGB codes, computed from the sRGB definition in double
   /// precision: entry k is where code k begins (entry 0 is never compared against).
-  public static let srgbThresholds: [Float] = [-1] + (1...255).map { k in
-    let encoded = (Double(k) - 0.5) / 255
-    let linear = encoded <= 0.04045 ? encoded / 12.92 : powDouble((encoded + 0.055) / 1.055, 2.4)
-    return Float(linear)
-  }
+  public static let srgbThresholds: [Float] =
+    [-1]
+    + (1...255).map { k in
+      let encoded = (Double(k) - 0.5) / 255
+      let linear = encoded <= 0.04045 ? encoded / 12.92 : powDouble((encoded + 0.055) / 1.055, 2.4)
+      return Float(linear)
+    }
 
   /// The 8-bit sRGB code nearest to linear value `v`.
   public static func srgb8(fromLinear v: Float) -> UInt8 {
@@ -161,7 +165,8 @@ public enum KernelReference {
   }
 
   public static func resolveSRGB8(
-    tile planes: UnsafePointer<Float>, width: Int, height: Int, output: UnsafeMutablePointer<UInt8>, stride: Int
+    tile planes: UnsafePointer<Float>, width: Int, height: Int, output: UnsafeMutablePointer<UInt8>,
+    stride: Int
   ) {
     let r = planes
     let g = planes + pixels

@@ -37,17 +37,22 @@ public struct RGBA8Image: Hashable, Sendable {
 public struct RasterKernels: Sendable {
   public var accumulateLine: @Sendable (UnsafeMutablePointer<Float>, Float, Float, Float, Float) -> Void
   public var addBackdrop: @Sendable (UnsafeMutablePointer<Float>, Float) -> Void
-  public var resolveCoverage: @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule) -> Void
-  public var compositeMask: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void
+  public var resolveCoverage:
+    @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule) -> Void
+  public var compositeMask:
+    @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void
   public var compositeSolid: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, Float) -> Void
   public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
-  public var resolveSRGB8: @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
+  public var resolveSRGB8:
+    @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
 
   /// The C kernels in `shaders-cpu`.
   public static let native = RasterKernels(
     accumulateLine: { inkwell_accumulate_line($0, $1, $2, $3, $4) },
     addBackdrop: { inkwell_add_backdrop($0, $1) },
-    resolveCoverage: { inkwell_resolve_coverage($0, $1, $2 == .nonZero ? INKWELL_FILL_NONZERO : INKWELL_FILL_EVENODD) },
+    resolveCoverage: {
+      inkwell_resolve_coverage($0, $1, $2 == .nonZero ? INKWELL_FILL_NONZERO : INKWELL_FILL_EVENODD)
+    },
     compositeMask: { inkwell_composite_mask($0, $1, $2) },
     compositeSolid: { inkwell_composite_solid($0, $1, $2) },
     fillTile: { inkwell_fill_tile($0, $1) },
@@ -124,7 +129,9 @@ public struct TileRasterizer: Sendable {
       var row = worker
       while row < grid.tilesY {
         for col in 0..<grid.tilesX {
-          composite(col: col, row: row, bins: bins, colors: colors, rules: rules, background: background, scratch: scratch)
+          composite(
+            col: col, row: row, bins: bins, colors: colors, rules: rules, background: background,
+            scratch: scratch)
           sink(col, row, scratch.tile)
         }
         row += workers
