@@ -36,14 +36,15 @@ public enum PenBrush {
   }
 
   /// Diameter multiplier near the ends of a stroke `length` long, at arc length `s` from its start:
-  /// 0.4 at the very end, rising smoothly to 1 over one and a half nominal diameters (or a third
-  /// of the stroke, if shorter).
+  /// 0.45 at the very end, easing out to 1 over one nominal diameter (or a third of the stroke, if
+  /// shorter). The ease-out (1 − (1 − x)²) has its steepest slope at the tip, so the end narrows
+  /// to a rounded point instead of ending in a knob of constant width.
   static func taper(at s: Float, length: Float, nominalDiameter: Float) -> Float {
-    let span = Swift.min(1.5 * nominalDiameter, length / 3)
+    let span = Swift.min(nominalDiameter, length / 3)
     guard span > 0 else { return 1 }
     let x = Swift.min(Swift.max(Swift.min(s, length - s) / span, 0), 1)
-    let smooth = x * x * (3 - 2 * x)
-    return 0.4 + 0.6 * smooth
+    let ease = 1 - (1 - x) * (1 - x)
+    return 0.45 + 0.55 * ease
   }
 
   /// The stroke's outline in pixel space and the alpha multiplier that compensates for hairlines
