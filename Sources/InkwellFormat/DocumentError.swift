@@ -67,15 +67,13 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
   /// The problem alone, without path or location.
   public var message: String {
     switch kind {
-    case .invalidJSON(let reason):
-      return "invalid JSON: "
-        + JSONError(reason: reason, location: SourceLocation(offset: 0, line: 1, column: 1)).message
+    case .invalidJSON(let reason): return "invalid JSON: " + reason.message
     case .wrongType(let expected, let found): return "expected \(expected), found \(found)"
     case .missingKey(let key): return "missing required key \"\(key)\""
     case .duplicateKey(let key): return "duplicate key \"\(key)\""
     case .notInkwellDocument(let format): return "format is \"\(format)\", expected \"inkwell\""
     case .unsupportedVersion(let found, let supported):
-      return "version \(found) is newer than the newest this reader supports (\(supported))"
+      return "\(found) is newer than the newest supported version (\(supported))"
     case .invalidVersion(let text): return "version must be a positive whole number, found \(text)"
     case .unknownInkType(let name):
       let known = InkType.allCases.map(\.rawValue).joined(separator: ", ")

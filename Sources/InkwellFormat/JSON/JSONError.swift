@@ -33,8 +33,16 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The reason alone, without the location.
+  public var message: String { reason.message }
+
+  /// `invalid JSON: MESSAGE (line L, column C, byte B)`.
+  public var description: String { "invalid JSON: \(message) (\(location))" }
+}
+
+extension JSONError.Reason {
+  /// What went wrong, in a few words.
   public var message: String {
-    switch reason {
+    switch self {
     case .unexpectedEnd(let expected): return "unexpected end of input, expected \(expected)"
     case .unexpectedCharacter(let found, let expected): return "unexpected \(found), expected \(expected)"
     case .trailingCharacters: return "unexpected characters after the end of the JSON value"
@@ -47,7 +55,4 @@ public struct JSONError: Error, Hashable, Sendable, CustomStringConvertible {
     case .nestingTooDeep(let limit): return "arrays and objects nested more than \(limit) deep"
     }
   }
-
-  /// `invalid JSON: MESSAGE (line L, column C, byte B)`.
-  public var description: String { "invalid JSON: \(message) (\(location))" }
 }

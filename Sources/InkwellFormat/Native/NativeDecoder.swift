@@ -12,7 +12,7 @@ struct NativeDecoder {
       throw DocumentError(.invalidJSON(error.reason), location: error.location)
     }
     let top = try object(root, path: "")
-    guard let format = try top.optional("format") else { throw top.missing("format") }
+    let format = try top.required("format")
     let formatName = try string(format, path: "format")
     guard formatName == "inkwell" else {
       throw failure(.notInkwellDocument(format: formatName), "format", format)
@@ -48,16 +48,16 @@ struct NativeDecoder {
     let members = try object(value, path: path)
     let ink = try ink(try members.required("ink"), path: path + ".ink")
     var transform = AffineTransform.identity
-    if let v = try members.optional("transform") {
+    if let v = members.optional("transform") {
       let n = try floats(v, count: 6, elements: "a, b, c, d, tx, ty", path: path + ".transform")
       transform = AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5])
     }
     var seed: UInt32 = 0
-    if let v = try members.optional("randomSeed") {
+    if let v = members.optional("randomSeed") {
       seed = try integer(v, as: UInt32.self, path: path + ".randomSeed")
     }
     var creationDate: Double?
-    if let v = try members.optional("creationDate") {
+    if let v = members.optional("creationDate") {
       creationDate = try double(v, path: path + ".creationDate")
     }
     let fields = try pointFields(try members.required("fields"), path: path + ".fields")
@@ -77,7 +77,7 @@ struct NativeDecoder {
     }
     let color = try self.color(try members.required("color"), path: path + ".color")
     var width: Float?
-    if let v = try members.optional("width") {
+    if let v = members.optional("width") {
       width = try float(v, path: path + ".width")
       if let w = width, w < 0 {
         throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 0"), path + ".width", v)
@@ -261,7 +261,7 @@ private struct ObjectMembers {
   let path: String
   let byKey: [String: JSONMember]
 
-  func optional(_ key: String) throws(DocumentError) -> JSONValue? { byKey[key]?.value }
+  func optional(_ key: String) -> JSONValue? { byKey[key]?.value }
 
   func required(_ key: String) throws(DocumentError) -> JSONValue {
     guard let member = byKey[key] else { throw missing(key) }
