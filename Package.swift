@@ -56,6 +56,7 @@ let package = Package(
       name: "InkwellTests",
       dependencies: [
         "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
+        "inkwell",
       ]
     ),
   ]

@@ -91,7 +91,8 @@ enum Golden {
     }
     let expected = try PNGImage.decode(read(referencePath), maxPixels: 1 << 26)
     guard expected.width == actual.width, expected.height == actual.height else {
-      return "size \(actual.width)×\(actual.height) differs from the reference's \(expected.width)×\(expected.height)"
+      return
+        "size \(actual.width)×\(actual.height) differs from the reference's \(expected.width)×\(expected.height)"
     }
     var worst = 0
     var over = 0
@@ -107,7 +108,9 @@ enum Golden {
     guard over > 0 else { return nil }
     let diffPath = diffDirectory + "/" + c.name + ".png"
     makeDirectories(for: diffPath)
-    try writeOutput(threePanel(expected.pixels, mask, actual.pixels, width: actual.width, height: actual.height).pngData(), to: diffPath)
+    try writeOutput(
+      threePanel(expected.pixels, mask, actual.pixels, width: actual.width, height: actual.height).pngData(),
+      to: diffPath)
     return "\(over) pixels differ by more than \(c.tolerance) (worst \(worst)); see \(diffPath)"
   }
 
