@@ -1,12 +1,6 @@
 // convert: any readable format → the native format.
 
-import InkwellFormat
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Inkwell
 
 /// `inkwell convert INPUT OUTPUT [--from native|mypaint|svc|signal-json]`: reads INPUT (its format
 /// detected from content and extension unless `--from` names it) and writes it as native JSON.
@@ -50,34 +44,24 @@ enum ConvertCommand {
   }
 }
 
-/// Whole-file reads and writes through the C library; `-` is standard input or output. Kept apart
-/// so that atomic output can replace `write` later without touching the command.
+/// Whole-file reads and atomic writes for the commands; `-` is standard input or output.
 enum FileIO {
+  /// Inputs larger than this are refused before they are read whole.
+  static let maxInputBytes = 1 << 30
+
   static func read(_ path: String) throws -> [UInt8] {
-    guard let file = path == "-" ? fdopen(dup(0), "rb") : fopen(path, "rb") else {
-      throw CommandError(message: "\(path): cannot open: \(String(cString: strerror(errno)))")
+    do {
+      return try readInput(path, maxBytes: maxInputBytes)
+    } catch {
+      throw CommandError(message: error.description)
     }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      bytes.append(contentsOf: chunk[..<count])
-      if count < chunk.count { break }
-    }
-    if ferror(file) != 0 { throw CommandError(message: "\(path): read error") }
-    return bytes
   }
 
   static func write(_ bytes: [UInt8], to path: String) throws {
-    guard let file = path == "-" ? fdopen(dup(1), "wb") : fopen(path, "wb") else {
-      throw CommandError(message: "\(path): cannot create: \(String(cString: strerror(errno)))")
-    }
-    let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-    let flushed = fflush(file) == 0
-    let closed = fclose(file) == 0
-    guard written == bytes.count, flushed, closed else {
-      throw CommandError(message: "\(path): write error: \(String(cString: strerror(errno)))")
+    do {
+      try writeOutput(bytes, to: path)
+    } catch {
+      throw CommandError(message: error.description)
     }
   }
 }

@@ -5,9 +5,6 @@ import Inkwell
 /// `inkwell render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
 /// [--background COLOR | transparent] [--threads N] [--max-pixels N]`.
 enum RenderCommand {
-  /// Inputs larger than this are refused before they are read whole.
-  static let maxInputBytes = 1 << 30
-
   struct Options {
     var input: String?
     var output: String?
@@ -20,12 +17,7 @@ enum RenderCommand {
     guard let input = options.input else { throw usageError("missing INPUT") }
     guard let output = options.output else { throw usageError("missing -o OUTPUT") }
 
-    let bytes: [UInt8]
-    do {
-      bytes = try readInput(input, maxBytes: maxInputBytes)
-    } catch {
-      throw CommandError(message: error.description)
-    }
+    let bytes = try FileIO.read(input)
     let name = input == "-" ? "<stdin>" : input
     guard let format = options.format ?? DocumentFormat.detect(path: input, bytes: bytes) else {
       throw CommandError(message: "\(name): not a document Inkwell can read (name its format with --from)")
@@ -44,11 +36,7 @@ enum RenderCommand {
     } catch {
       throw CommandError(message: "\(name): \(error)")
     }
-    do {
-      try writeOutput(png, to: output)
-    } catch {
-      throw CommandError(message: error.description)
-    }
+    try FileIO.write(png, to: output)
   }
 
   static func usageError(_ message: String) -> CommandError {

@@ -40,6 +40,9 @@ struct StandardError: TextOutputStream {
   }
 }
 
+// A closed pipe on standard output is reported as an error (EPIPE) rather than killing the process.
+signal(SIGPIPE, SIG_IGN)
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
   var stderr = StandardError()
