@@ -6,14 +6,18 @@ public struct Stroke: Hashable, Sendable {
   public var transform: AffineTransform
   /// Seeds the stroke's random effects (grain, texture), so they are the same on every render.
   public var randomSeed: UInt32
+  /// What is left visible after masking and erasing, in the path's coordinates; `nil` shows all.
+  public var mask: StrokeMask?
 
   public init(
-    ink: Ink, path: StrokePath, transform: AffineTransform = .identity, randomSeed: UInt32 = 0
+    ink: Ink, path: StrokePath, transform: AffineTransform = .identity, randomSeed: UInt32 = 0,
+    mask: StrokeMask? = nil
   ) {
     self.ink = ink
     self.path = path
     self.transform = transform
     self.randomSeed = randomSeed
+    self.mask = mask
   }
 
   /// The content version a reader needs to render this stroke.

@@ -161,7 +161,10 @@ public struct StrokePath: Hashable, Sendable {
       force: reflect(edge.force, inner.force),
       azimuth: edge.azimuth + Self.angleDifference(edge.azimuth, inner.azimuth),
       altitude: reflect(edge.altitude, inner.altitude),
-      rollAngle: edge.rollAngle + Self.angleDifference(edge.rollAngle, inner.rollAngle))
+      rollAngle: edge.rollAngle + Self.angleDifference(edge.rollAngle, inner.rollAngle),
+      secondaryScale: reflect(edge.secondaryScale, inner.secondaryScale),
+      threshold: reflect(edge.threshold, inner.threshold),
+      lateralJitter: reflect(edge.lateralJitter, inner.lateralJitter))
   }
 
   /// `a − b` wrapped into −π…π.
@@ -201,7 +204,10 @@ public struct StrokePath: Hashable, Sendable {
       force: Swift.max(0, mix(\.force)),
       azimuth: mixAngle(\.azimuth),
       altitude: Swift.min(Swift.max(mix(\.altitude), 0), .pi / 2),
-      rollAngle: mixAngle(\.rollAngle))
+      rollAngle: mixAngle(\.rollAngle),
+      secondaryScale: Swift.max(0, mix(\.secondaryScale)),
+      threshold: Swift.min(Swift.max(mix(\.threshold), 0), 1),
+      lateralJitter: Swift.max(0, mix(\.lateralJitter)))
   }
 }
 

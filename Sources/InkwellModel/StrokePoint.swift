@@ -19,10 +19,17 @@ public struct StrokePoint: Hashable, Sendable {
   public var altitude: Float
   /// Barrel roll of the pen around its own axis, radians.
   public var rollAngle: Float
+  /// A second size multiplier some inks read (watercolor: how far pigment spreads), ≥ 0.
+  public var secondaryScale: Float
+  /// Alpha at or below which an ink with a soft edge draws nothing (reed), 0…1.
+  public var threshold: Float
+  /// How far the edge may wander sideways (pencil), in document units, ≥ 0.
+  public var lateralJitter: Float
 
   public init(
     location: Point, timeOffset: Float = 0, size: Size, opacity: Float = 1, force: Float = 1,
-    azimuth: Float = 0, altitude: Float = .pi / 2, rollAngle: Float = 0
+    azimuth: Float = 0, altitude: Float = .pi / 2, rollAngle: Float = 0, secondaryScale: Float = 1,
+    threshold: Float = 0, lateralJitter: Float = 0
   ) {
     self.location = location
     self.timeOffset = timeOffset
@@ -32,5 +39,8 @@ public struct StrokePoint: Hashable, Sendable {
     self.azimuth = azimuth
     self.altitude = altitude
     self.rollAngle = rollAngle
+    self.secondaryScale = secondaryScale
+    self.threshold = threshold
+    self.lateralJitter = lateralJitter
   }
 }

@@ -7,14 +7,6 @@
 
 import InkwellModel
 
-/// Which points a path's polygons enclose.
-public enum FillRule: Hashable, Sendable {
-  /// Points around which the path winds a non-zero number of times.
-  case nonZero
-  /// Points around which the path winds an odd number of times.
-  case evenOdd
-}
-
 /// Closed polygons in pixel space. `points` holds every contour's vertices back to back;
 /// `contourEnds[i]` is one past the last vertex of contour `i`. Each contour closes implicitly.
 public struct FlatPath: Hashable, Sendable {
