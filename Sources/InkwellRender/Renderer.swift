@@ -43,7 +43,7 @@ public struct Renderer: Sendable {
   static func bin(_ primitives: [Primitive], width: Int, height: Int) -> TileBins {
     var binner = TileBinner(grid: TileGrid(width: width, height: height))
     for (index, primitive) in primitives.enumerated() {
-      binner.add(primitive.path, rule: primitive.rule, index: index)
+      binner.add(primitive, index: index)
     }
     return binner.finish()
   }

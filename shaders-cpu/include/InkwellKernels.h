@@ -64,6 +64,15 @@ void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *ou
 /// linear value that rounds to `k`, as a float. Exposed for the reference implementation's tests.
 float inkwell_srgb8_threshold(int k);
 
+/// Clips a coverage mask by another: m' = m · c, per pixel.
+void inkwell_coverage_intersect(float *coverage, const float *clip);
+
+/// Cuts an erased area out of a coverage mask: m' = m · (1 − e), per pixel.
+void inkwell_coverage_subtract(float *coverage, const float *erased);
+
+/// Sets every pixel of a coverage mask to `m`.
+void inkwell_coverage_fill(float *coverage, float m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,16 @@ public struct TileSegment: Hashable, Sendable {
 
 /// One primitive's share of one tile.
 public struct TileEntry: Hashable, Sendable {
+  /// Which of a primitive's paths an entry holds.
+  public enum Role: UInt8, Hashable, Sendable {
+    /// The area painted.
+    case fill
+    /// The area the fill is limited to.
+    case clip
+    /// The area cut out of the fill.
+    case knockout
+  }
+
   /// Index of the primitive in the scene.
   public var primitive: UInt32
   /// Winding brought in from the left at every pixel row of the tile.
@@ -52,6 +62,7 @@ public struct TileEntry: Hashable, Sendable {
   /// The entry's pieces: `segments[segmentStart ..< segmentStart + segmentCount]`.
   public var segmentStart: UInt32
   public var segmentCount: UInt32
+  public var role: Role = .fill
 }
 
 /// Tile lists for a whole scene: for tile `t`, `entries[entryStart[t] ..< entryStart[t + 1]]` in
@@ -81,8 +92,16 @@ public struct TileBinner {
     self.grid = grid
   }
 
-  /// Adds `primitive` (index `index` in the scene) above everything added before it.
-  public mutating func add(_ path: FlatPath, rule: FillRule, index: Int) {
+  /// Adds `primitive`'s paths (index `index` in the scene) above everything added before it.
+  public mutating func add(_ primitive: Primitive, index: Int) {
+    add(primitive.path, rule: primitive.rule, index: index, role: .fill)
+    if let clip = primitive.clip { add(clip.path, rule: clip.rule, index: index, role: .clip) }
+    if let knockout = primitive.knockout { add(knockout, rule: .nonZero, index: index, role: .knockout) }
+  }
+
+  /// Adds one path of primitive `index` in `role`; a primitive's paths are added fill, clip,
+  /// knockout, so in every tile its entries are adjacent and in that order.
+  public mutating func add(_ path: FlatPath, rule: FillRule, index: Int, role: TileEntry.Role = .fill) {
     guard grid.tileCount > 0, let bounds = path.bounds else { return }
     let w = Float(grid.width)
     let h = Float(grid.height)
@@ -110,7 +129,7 @@ public struct TileBinner {
       walker.walk(contour, into: &self)
     }
     region = walker.region
-    emit(region: region, rule: rule, index: index)
+    emit(region: region, rule: rule, index: index, role: role)
   }
 
   /// The finished tile lists.
@@ -147,7 +166,7 @@ public struct TileBinner {
     backdropDelta[localRow * (cols + 1) + col + 1] &+= winding
   }
 
-  private mutating func emit(region: Region, rule: FillRule, index: Int) {
+  private mutating func emit(region: Region, rule: FillRule, index: Int, role: TileEntry.Role) {
     let tiles = region.rows * region.cols
     tileCounts.removeAll(keepingCapacity: true)
     tileCounts.append(contentsOf: repeatElement(0, count: tiles + 1))

@@ -67,15 +67,39 @@ public struct LinearColor: Hashable, Sendable {
   var components: (Float, Float, Float, Float) { (red, green, blue, alpha) }
 }
 
-/// One fill: polygons, the rule that decides their inside, and the color painted there.
+/// A path and the rule that decides its inside, used to limit where a fill shows.
+public struct ClipPath: Hashable, Sendable {
+  public var path: FlatPath
+  public var rule: FillRule
+
+  public init(path: FlatPath, rule: FillRule) {
+    self.path = path
+    self.rule = rule
+  }
+}
+
+/// One fill: polygons, the rule that decides their inside, and the color painted there;
+/// optionally shown only inside `clip` and never inside `knockout`.
+///
+/// Coverage combines per pixel as m = fill · clip · (1 − knockout), each an exact-area coverage,
+/// then the color is composited once through m.
 public struct Primitive: Hashable, Sendable {
   public var path: FlatPath
   public var rule: FillRule
   public var color: LinearColor
+  /// Where the fill may show; `nil` for everywhere.
+  public var clip: ClipPath?
+  /// Where the fill is cut away (its non-zero area); `nil` for nowhere.
+  public var knockout: FlatPath?
 
-  public init(path: FlatPath, rule: FillRule = .nonZero, color: LinearColor) {
+  public init(
+    path: FlatPath, rule: FillRule = .nonZero, color: LinearColor, clip: ClipPath? = nil,
+    knockout: FlatPath? = nil
+  ) {
     self.path = path
     self.rule = rule
     self.color = color
+    self.clip = clip
+    self.knockout = knockout
   }
 }

@@ -19,7 +19,24 @@ public enum KernelReference {
     compositeMask: { compositeMask(tile: $0, coverage: $1, color: $2) },
     compositeSolid: { compositeSolid(tile: $0, color: $1, coverage: $2) },
     fillTile: { fillTile(tile: $0, color: $1) },
-    resolveSRGB8: { resolveSRGB8(tile: $0, width: $1, height: $2, output: $3, stride: $4) })
+    resolveSRGB8: { resolveSRGB8(tile: $0, width: $1, height: $2, output: $3, stride: $4) },
+    coverageIntersect: { coverageIntersect($0, $1) },
+    coverageSubtract: { coverageSubtract($0, $1) },
+    coverageFill: { coverageFill($0, $1) })
+
+  public static func coverageIntersect(_ coverage: UnsafeMutablePointer<Float>, _ clip: UnsafePointer<Float>)
+  {
+    for i in 0..<pixels { coverage[i] = coverage[i] * clip[i] }
+  }
+
+  public static func coverageSubtract(_ coverage: UnsafeMutablePointer<Float>, _ erased: UnsafePointer<Float>)
+  {
+    for i in 0..<pixels { coverage[i] = coverage[i] * (1 - erased[i]) }
+  }
+
+  public static func coverageFill(_ coverage: UnsafeMutablePointer<Float>, _ m: Float) {
+    for i in 0..<pixels { coverage[i] = m }
+  }
 
   @inline(__always) static func clamp(_ v: Float, _ lo: Float, _ hi: Float) -> Float {
     v < lo ? lo : (v > hi ? hi : v)

@@ -45,6 +45,9 @@ public struct RasterKernels: Sendable {
   public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
   public var resolveSRGB8:
     @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
+  public var coverageIntersect: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
+  public var coverageSubtract: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
+  public var coverageFill: @Sendable (UnsafeMutablePointer<Float>, Float) -> Void
 
   /// The C kernels in `shaders-cpu`.
   public static let native = RasterKernels(
@@ -56,7 +59,10 @@ public struct RasterKernels: Sendable {
     compositeMask: { inkwell_composite_mask($0, $1, $2) },
     compositeSolid: { inkwell_composite_solid($0, $1, $2) },
     fillTile: { inkwell_fill_tile($0, $1) },
-    resolveSRGB8: { inkwell_resolve_srgb8($0, Int32($1), Int32($2), $3, $4) })
+    resolveSRGB8: { inkwell_resolve_srgb8($0, Int32($1), Int32($2), $3, $4) },
+    coverageIntersect: { inkwell_coverage_intersect($0, $1) },
+    coverageSubtract: { inkwell_coverage_subtract($0, $1) },
+    coverageFill: { inkwell_coverage_fill($0, $1) })
 }
 
 /// Renders binned primitives into an 8-bit image.
@@ -122,6 +128,8 @@ public struct TileRasterizer: Sendable {
     guard grid.tileCount > 0 else { return }
     let colors = primitives.map { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] }
     let rules = primitives.map(\.rule)
+    let masked = primitives.map { $0.clip != nil ? Self.clipFlag : 0 }
+    let clipRules = primitives.map { $0.clip?.rule ?? .nonZero }
     let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
     let work = { @Sendable (worker: Int) in
       let scratch = TileScratch()
@@ -130,8 +138,9 @@ public struct TileRasterizer: Sendable {
       while row < grid.tilesY {
         for col in 0..<grid.tilesX {
           composite(
-            col: col, row: row, bins: bins, colors: colors, rules: rules, background: background,
-            scratch: scratch)
+            col: col, row: row, bins: bins, colors: colors, rules: rules, masked: masked,
+            clipRules: clipRules,
+            background: background, scratch: scratch)
           sink(col, row, scratch.tile)
         }
         row += workers
@@ -145,36 +154,79 @@ public struct TileRasterizer: Sendable {
   }
 
   private func composite(
-    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], background: LinearColor,
-    scratch: TileScratch
+    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], masked: [UInt8],
+    clipRules: [FillRule], background: LinearColor, scratch: TileScratch
   ) {
     let tileIndex = row * bins.grid.tilesX + col
     var backgroundComponents = [background.red, background.green, background.blue, background.alpha]
     kernels.fillTile(scratch.tile, &backgroundComponents)
-    let first = bins.entryStart[tileIndex]
+    var e = bins.entryStart[tileIndex]
     let end = bins.entryStart[tileIndex + 1]
     bins.segments.withUnsafeBufferPointer { segments in
-      for e in first..<end {
-        let entry = bins.entries[e]
-        let primitive = Int(entry.primitive)
+      while e < end {
+        // A primitive's entries in a tile are adjacent: fill, then clip, then knockout.
+        let primitive = Int(bins.entries[e].primitive)
+        var fill: TileEntry?
+        var clip: TileEntry?
+        var knockout: TileEntry?
+        while e < end, Int(bins.entries[e].primitive) == primitive {
+          let entry = bins.entries[e]
+          switch entry.role {
+          case .fill: fill = entry
+          case .clip: clip = entry
+          case .knockout: knockout = entry
+          }
+          e += 1
+        }
+        guard let fill else { continue }
+        let hasClip = masked[primitive] & Self.clipFlag != 0
+        if hasClip && clip == nil { continue }
         colors[primitive].withUnsafeBufferPointer { color in
-          if entry.segmentCount == 0 {
-            let winding = entry.backdrop
-            let covered = rules[primitive] == .nonZero ? winding != 0 : winding & 1 != 0
-            if covered { kernels.compositeSolid(scratch.tile, color.baseAddress!, 1) }
+          if fill.segmentCount == 0 && clip == nil && knockout == nil {
+            if Self.covers(fill.backdrop, rules[primitive]) {
+              kernels.compositeSolid(scratch.tile, color.baseAddress!, 1)
+            }
             return
           }
-          if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
-          let start = Int(entry.segmentStart)
-          for s in start..<(start + Int(entry.segmentCount)) {
-            let seg = segments[s]
-            kernels.accumulateLine(scratch.cells, seg.x0, seg.y0, seg.x1, seg.y1)
+          coverage(
+            of: fill, rule: rules[primitive], segments: segments, into: scratch.coverage, scratch: scratch)
+          if let clip {
+            coverage(
+              of: clip, rule: clipRules[primitive], segments: segments, into: scratch.mask, scratch: scratch)
+            kernels.coverageIntersect(scratch.coverage, scratch.mask)
           }
-          kernels.resolveCoverage(scratch.cells, scratch.coverage, rules[primitive])
+          if let knockout {
+            coverage(of: knockout, rule: .nonZero, segments: segments, into: scratch.mask, scratch: scratch)
+            kernels.coverageSubtract(scratch.coverage, scratch.mask)
+          }
           kernels.compositeMask(scratch.tile, scratch.coverage, color.baseAddress!)
         }
       }
     }
+  }
+
+  static let clipFlag: UInt8 = 1
+
+  @inline(__always) static func covers(_ winding: Int32, _ rule: FillRule) -> Bool {
+    rule == .nonZero ? winding != 0 : winding & 1 != 0
+  }
+
+  /// One entry's coverage of the tile, into `output`.
+  private func coverage(
+    of entry: TileEntry, rule: FillRule, segments: UnsafeBufferPointer<TileSegment>,
+    into output: UnsafeMutablePointer<Float>, scratch: TileScratch
+  ) {
+    if entry.segmentCount == 0 {
+      kernels.coverageFill(output, Self.covers(entry.backdrop, rule) ? 1 : 0)
+      return
+    }
+    if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
+    let start = Int(entry.segmentStart)
+    for s in start..<(start + Int(entry.segmentCount)) {
+      let seg = segments[s]
+      kernels.accumulateLine(scratch.cells, seg.x0, seg.y0, seg.x1, seg.y1)
+    }
+    kernels.resolveCoverage(scratch.cells, output, rule)
   }
 }
 
@@ -189,6 +241,8 @@ final class TileScratch {
   static let pixelCount = Int(INKWELL_TILE_PIXELS)
   let cells: UnsafeMutablePointer<Float>
   let coverage: UnsafeMutablePointer<Float>
+  /// A second coverage buffer, for clip and knockout paths.
+  let mask: UnsafeMutablePointer<Float>
   let tile: UnsafeMutablePointer<Float>
 
   init() {
@@ -196,6 +250,8 @@ final class TileScratch {
     cells.initialize(repeating: 0, count: Self.cellCount)
     coverage = .allocate(capacity: Self.pixelCount)
     coverage.initialize(repeating: 0, count: Self.pixelCount)
+    mask = .allocate(capacity: Self.pixelCount)
+    mask.initialize(repeating: 0, count: Self.pixelCount)
     tile = .allocate(capacity: Self.pixelCount * 4)
     tile.initialize(repeating: 0, count: Self.pixelCount * 4)
   }
@@ -203,6 +259,7 @@ final class TileScratch {
   func deallocate() {
     cells.deallocate()
     coverage.deallocate()
+    mask.deallocate()
     tile.deallocate()
   }
 }
