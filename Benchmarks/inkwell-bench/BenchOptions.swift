@@ -16,6 +16,7 @@ struct BenchOptions {
       --corpus DIR      shared corpus folder (default ../shared/corpus)
       --json PATH       JSON report (default .build/bench/report.json)
       --quick           smoke test: synthetic 'notes' only, 1 warm-up + 3 runs
+      --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json, then exit
       --help            this text
     """
 
@@ -26,6 +27,7 @@ struct BenchOptions {
   var corpusDirectory = "../shared/corpus"
   var jsonPath = ".build/bench/report.json"
   var quick = false
+  var sceneOutputDirectory: String?
   var showHelp = false
 
   /// A usage error, printed with the usage text.
@@ -61,6 +63,8 @@ struct BenchOptions {
         jsonPath = try value(for: argument)
       case "--quick":
         quick = true
+      case "--write-scenes":
+        sceneOutputDirectory = try value(for: argument)
       case "--help", "-h":
         showHelp = true
       default:

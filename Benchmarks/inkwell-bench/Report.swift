@@ -65,13 +65,15 @@ extension Substring {
 enum ReportTable {
   static func render(_ cases: [BenchCase], peakWasReset: Bool) -> String {
     let stages: [Stage] = [.load, .build, .bin, .raster, .encode]
-    var header = [pad("case", 34), pad("image", 9, left: true), pad("thr", 4, left: true)]
+    let caseWidth = cases.map(\.label.count).max() ?? 4
+    var header = [pad("case", caseWidth), pad("image", 9, left: true), pad("thr", 4, left: true)]
     header += stages.map { pad($0.rawValue, 8, left: true) }
     header += [pad("total", 9, left: true), pad("min–max", 19, left: true), pad("RSS MiB", 14, left: true)]
     var lines = [header.joined(separator: " ")]
     for benchCase in cases {
       var row = [
-        pad(benchCase.label, 34), pad("\(benchCase.imageWidth)×\(benchCase.imageHeight)", 9, left: true),
+        pad(benchCase.label, caseWidth),
+        pad("\(benchCase.imageWidth)×\(benchCase.imageHeight)", 9, left: true),
         pad(String(benchCase.threads), 4, left: true),
       ]
       row += stages.map { pad(fixed(benchCase.summary($0)?.median ?? .nan, 2), 8, left: true) }
@@ -167,6 +169,23 @@ func fixed(_ value: Double, _ decimals: Int) -> String {
   guard decimals > 0 else { return sign + whole }
   let fraction = String(scaled % divisor)
   return sign + whole + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
+}
+
+/// Why a file could not be written.
+struct WriteError: Error, CustomStringConvertible {
+  let path: String
+  let reason: String
+  var description: String { "cannot write '\(path)': \(reason)" }
+}
+
+/// Writes `bytes` to `path`, replacing what was there.
+func writeFile(_ path: String, bytes: [UInt8]) throws(WriteError) {
+  guard let file = fopen(path, "wb") else {
+    throw WriteError(path: path, reason: String(cString: strerror(errno)))
+  }
+  let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+  let flushed = fclose(file) == 0
+  guard written == bytes.count, flushed else { throw WriteError(path: path, reason: "short write") }
 }
 
 /// Creates `directory` and every folder above it that is missing.

@@ -1,5 +1,11 @@
 import Inkwell
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A scene the harness generates itself: seeded, so every run and every machine draws the same
 /// strokes, and sized to stand for a real workload without shipping a file.
 ///
@@ -38,8 +44,8 @@ struct SyntheticScene {
   static let notes = SyntheticScene(
     name: "notes",
     summary: "1536×2048 page of notes: 600 handwriting-like strokes, 2–6 px, opaque dark ink",
-    width: 1536, height: 2048, strokeCount: 600, strokeWidths: 2...6, pointsPerStroke: 20...120,
-    maximumCurvature: 0.25, layout: .textLines(lineSpacing: 64, margin: 96), palette: .darkInk,
+    width: 1536, height: 2048, strokeCount: 600, strokeWidths: 2...6, pointsPerStroke: 20...90,
+    maximumCurvature: 0.3, layout: .textLines(lineSpacing: 56, margin: 80), palette: .darkInk,
     seed: 0x6E6F_7465_73)
 
   static let sketch = SyntheticScene(
@@ -70,19 +76,24 @@ struct SyntheticScene {
           if baseline > Float(height) - margin { baseline = margin + lineSpacing }
         }
         start = Point(x: penX, y: baseline + random.nextFloat(in: -12...12))
-        penX += random.nextFloat(in: 24...72)
       case .scattered:
         start = Point(
           x: random.nextFloat(in: 0...Float(width)), y: random.nextFloat(in: 0...Float(height)))
       }
-      strokes.append(stroke(from: start, using: &random))
+      let stroke = stroke(from: start, baseline: baseline, using: &random)
+      strokes.append(stroke)
+      if let end = stroke.path.controlPoints.last?.location {
+        penX = Swift.max(penX, end.x) + random.nextFloat(in: 4...28)
+      }
     }
     return Document(
       bounds: Rect(x: 0, y: 0, width: Float(width), height: Float(height)),
       drawing: Drawing(strokes: strokes))
   }
 
-  private func stroke(from start: Point, using random: inout SplitMix64) -> Stroke {
+  /// One stroke from `start`. On ruled lines the heading is also steered towards a point a little
+  /// ahead on `baseline`, so strokes curl like letters yet move along the line.
+  private func stroke(from start: Point, baseline: Float, using random: inout SplitMix64) -> Stroke {
     let penWidth = random.nextFloat(in: strokeWidths)
     let pointCount = random.nextInt(in: pointsPerStroke)
     var location = start
@@ -102,6 +113,10 @@ struct SyntheticScene {
       curvature += random.nextFloat(in: -0.3...0.3) * maximumCurvature
       curvature = Swift.min(Swift.max(curvature, -maximumCurvature), maximumCurvature)
       heading += curvature
+      if case .textLines = layout {
+        let ahead = FloatMath.atan2(baseline - location.y, 24)
+        heading += 0.08 * remainder(ahead - heading, 2 * Float.pi)
+      }
       location = Point(
         x: Swift.min(Swift.max(location.x + step * FloatMath.cos(heading), 0), Float(width)),
         y: Swift.min(Swift.max(location.y + step * FloatMath.sin(heading), 0), Float(height)))

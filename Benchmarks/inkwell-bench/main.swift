@@ -55,6 +55,21 @@ if options.showHelp {
   exit(0)
 }
 
+if let directory = options.sceneOutputDirectory {
+  makeDirectories(directory)
+  for scene in SyntheticScene.all {
+    let path = directory + "/" + scene.name + NativeFormat.fileExtension
+    do {
+      try writeFile(path, bytes: try NativeFormat.encode(scene.document()))
+      print(path)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      exit(1)
+    }
+  }
+  exit(0)
+}
+
 // Scenes.
 var catalog = SceneCatalog()
 if options.quick && options.sceneFilters.isEmpty {
@@ -151,17 +166,11 @@ let report = ReportJSON.render(cases, environment: environment)
 if let slash = options.jsonPath.lastIndex(of: "/") {
   makeDirectories(String(options.jsonPath[..<slash]))
 }
-if let file = fopen(options.jsonPath, "w") {
-  var text = report
-  let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, file) }
-  let closed = fclose(file) == 0
-  if written == report.utf8.count && closed {
-    print("\nreport: \(options.jsonPath)")
-  } else {
-    failures.append("could not write \(options.jsonPath)")
-  }
-} else {
-  failures.append("could not open \(options.jsonPath): \(String(cString: strerror(errno)))")
+do {
+  try writeFile(options.jsonPath, bytes: Array(report.utf8))
+  print("\nreport: \(options.jsonPath)")
+} catch {
+  failures.append("\(error)")
 }
 
 for failure in failures { print("inkwell-bench: \(failure)", to: &standardError) }
