@@ -15,7 +15,7 @@ struct BenchOptions {
       --examples DIR    folder of *.inkwell.json examples (default examples)
       --corpus DIR      shared corpus folder (default ../shared/corpus)
       --json PATH       JSON report (default .build/bench/report.json)
-      --quick           smoke test: synthetic 'notes' only, 1 warm-up + 3 runs
+      --quick           smoke test: 1 warm-up + 3 runs, synthetic 'notes' only unless --scene
       --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json, then exit
       --help            this text
     """

@@ -19,12 +19,13 @@
 // come from CLOCK_MONOTONIC; each case reports median, minimum and maximum.
 //
 // Known limits. Wall time on a shared machine wobbles; compare medians from the same run, and read
-// min–max as the noise. Peak RSS comes from `getrusage` and is process-wide: the harness resets it
-// before each warm-up through /proc/self/clear_refs, and where the kernel refuses, the column is the
-// peak so far (cases run smallest first, so it still grows with the case that caused it). Either
-// way it includes what the process holds throughout (every scene's input bytes); the table shows the
-// growth over that baseline. Load times exclude reading the file. Thumbnails still build primitives
-// for every stroke; that is what the renderer does today, and exactly what the numbers should show.
+// min–max as the noise. Peak memory is process-wide: it is read from VmHWM (Linux) or ru_maxrss and
+// reset before each warm-up through /proc/self/clear_refs (see `PeakMemory`); where the kernel
+// refuses, the column is the peak so far (cases run smallest first, so it still grows with the case
+// that caused it). Either way it includes what the process holds throughout (every scene's input
+// bytes), and the growth shown over that baseline misses memory glibc kept from an earlier case.
+// Load times exclude reading the file. Thumbnails still build primitives for every stroke; that is
+// what the renderer does today, and exactly what the numbers should show.
 
 import Inkwell
 
