@@ -48,7 +48,8 @@ let package = Package(
     .executableTarget(name: "inkwell", dependencies: ["Inkwell"]),
     .executableTarget(
       name: "inkwell-bench",
-      dependencies: ["Inkwell"],
+      // CLibPNG only to report the libpng version the benchmark ran against.
+      dependencies: ["Inkwell", "CLibPNG"],
       path: "Benchmarks/inkwell-bench"
     ),
 

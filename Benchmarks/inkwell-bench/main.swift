@@ -1,60 +1,178 @@
-import InkwellModel
-import InkwellRender
+// inkwell-bench: how long Inkwell takes, stage by stage, on real and synthetic drawings.
+//
+// What it measures. Every scene is rendered the way `Document.render` followed by `pngData` renders
+// it, taken apart so that each stage has its own clock: load (parse bytes already in memory), build
+// (strokes → primitives), bin (primitives → tile lists), raster (tiles composited and resolved to
+// 8-bit sRGB), encode (PNG), and the total from bytes in to bytes out. Each scene runs at scale 1 and
+// fitted into 256×256, on each thread count asked for (only raster is parallel; the other stages
+// run on the calling thread whatever the count).
+//
+// Scenes. `examples/*.inkwell.json`; the `.dat` and `.svc` recordings in `../shared/corpus`
+// (libmypaint, BDALab); and two scenes generated here from a seeded SplitMix64, `notes` and
+// `sketch`, which are encoded to native JSON first so that they pass through the same load stage.
+//
+// How. A case is one scene at one size on one thread count. Every case first runs once to warm up
+// (caches, page faults, lazily initialized state); that run is also checked against the public
+// `Document.render` (same pixels) and between thread counts (same pixels), and it is the run whose
+// peak memory is reported. Then the timed runs go round all cases in turn, so slow drift of the
+// machine (other builds, frequency changes) spreads over every case instead of landing on one. Times
+// come from CLOCK_MONOTONIC; each case reports median, minimum and maximum.
+//
+// Known limits. Wall time on a shared machine wobbles; compare medians from the same run, and read
+// min–max as the noise. Peak memory is process-wide: it is read from VmHWM (Linux) or ru_maxrss and
+// reset before each warm-up through /proc/self/clear_refs (see `PeakMemory`); where the kernel
+// refuses, the column is the peak so far (cases run smallest first, so it still grows with the case
+// that caused it). Either way it includes what the process holds throughout (every scene's input
+// bytes), and the growth shown over that baseline misses memory glibc kept from an earlier case.
+// Load times exclude reading the file. Thumbnails still build primitives for every stroke; that is
+// what the renderer does today, and exactly what the numbers should show.
+
+import Inkwell
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
-// Temporary visual check.
-func write(_ image: RGBA8Image, _ path: String) {
-  let f = fopen(path, "wb")!
-  image.pixels.withUnsafeBufferPointer { _ = fwrite($0.baseAddress, 1, $0.count, f) }
-  fclose(f)
+struct StandardError: TextOutputStream {
+  mutating func write(_ string: String) {
+    var text = string
+    text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+  }
 }
 
-var strokes: [Stroke] = []
-// straight line with pressure ramp
-var pts: [StrokePoint] = []
-for i in 0...40 {
-  let x = Float(20 + i * 6)
-  pts.append(
-    StrokePoint(location: Point(x: x, y: 40), size: Size(width: 16, height: 16), force: Float(i) / 40))
+var standardError = StandardError()
+
+let options: BenchOptions
+do {
+  options = try BenchOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+  print("inkwell-bench: \(error.message)\n\n\(BenchOptions.usage)", to: &standardError)
+  exit(2)
 }
-strokes.append(Stroke(ink: Ink(type: .pen, color: .black, width: 16), path: StrokePath(controlPoints: pts)))
-// loop translucent
-pts = []
-for i in 0...80 {
-  let t = Float(i) / 80 * 2 * .pi * 1.2
-  pts.append(
-    StrokePoint(
-      location: Point(x: 150 + 60 * FloatMath.cos(t) + Float(i) * 1.2, y: 150 + 60 * FloatMath.sin(2 * t)),
-      size: Size(width: 14, height: 14), force: 1))
+if options.showHelp {
+  print(BenchOptions.usage)
+  exit(0)
 }
-strokes.append(
-  Stroke(
-    ink: Ink(type: .pen, color: Color(red: 0.1, green: 0.3, blue: 0.9, alpha: 0.5), width: 14),
-    path: StrokePath(controlPoints: pts)))
-// zigzag sharp
-pts = []
-for i in 0...8 {
-  pts.append(
-    StrokePoint(
-      location: Point(x: Float(30 + i * 30), y: i % 2 == 0 ? 240 : 280), size: Size(width: 10, height: 10)))
+
+if let directory = options.sceneOutputDirectory {
+  makeDirectories(directory)
+  for scene in SyntheticScene.all {
+    let path = directory + "/" + scene.name + NativeFormat.fileExtension
+    do {
+      try writeFile(path, bytes: try NativeFormat.encode(scene.document()))
+      print(path)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      exit(1)
+    }
+  }
+  exit(0)
 }
-strokes.append(
-  Stroke(
-    ink: Ink(type: .pen, color: Color(red: 0.8, green: 0.1, blue: 0.1), width: 10),
-    path: StrokePath(controlPoints: pts)))
-// dot
-strokes.append(
-  Stroke(
-    ink: Ink(type: .pen, color: .black, width: 20),
-    path: StrokePath(controlPoints: [
-      StrokePoint(location: Point(x: 280, y: 60), size: Size(width: 20, height: 20))
-    ])))
-let doc = Drawing(strokes: strokes)
-let vp = Viewport(region: Rect(x: 0, y: 0, width: 320, height: 320), width: 320, height: 320)
-let img = Renderer(threads: 2).render(doc, viewport: vp, background: .white)
-write(img, "/tmp/scratch/a.rgba")
-let img1 = Renderer(threads: 1).render(doc, viewport: vp, background: .white)
-print(img == img1)
+
+// Scenes.
+var catalog = SceneCatalog()
+if options.quick && options.sceneFilters.isEmpty {
+  catalog.addSynthetic(.notes)
+} else {
+  catalog.addExamples(in: options.examplesDirectory)
+  catalog.addCorpus(in: options.corpusDirectory)
+  for scene in SyntheticScene.all { catalog.addSynthetic(scene) }
+}
+let scenes = catalog.scenes.filter { options.includes(sceneNamed: $0.name) }
+
+let environment = BenchEnvironment.current()
+print("inkwell-bench: \(environment.cpu), \(environment.cores) cores, \(environment.flags) build")
+print(
+  "swift \(environment.swiftVersion), libpng \(environment.libpngVersion), inkwell \(environment.inkwellVersion)"
+)
+print("runs: 1 warm-up + \(options.runs) timed per case; threads: \(options.threadCounts.map(String.init))")
+for note in catalog.notes { print("note: " + note) }
+guard !scenes.isEmpty else {
+  print("inkwell-bench: no scene matches \(options.sceneFilters)", to: &standardError)
+  exit(1)
+}
+print("\nscenes:")
+for scene in scenes {
+  let canvas = "\(fixed(Double(scene.canvas.width), 0))×\(fixed(Double(scene.canvas.height), 0))"
+  print(
+    "  \(scene.name): \(scene.strokeCount) strokes, \(scene.pointCount) points, canvas \(canvas), "
+      + "\(scene.bytes.count) bytes; \(scene.origin)")
+}
+
+// Cases, smallest output first (see the head comment on peak memory).
+var cases: [BenchCase] = []
+for scene in scenes {
+  for size in OutputSize.all {
+    for threads in options.threadCounts {
+      cases.append(BenchCase(scene: scene, size: size, threads: threads))
+    }
+  }
+}
+cases = cases.enumerated().sorted {
+  ($0.element.expectedPixels, $0.offset) < ($1.element.expectedPixels, $1.offset)
+}.map(\.element)
+
+// Warm-up: one run per case, checked and measured for memory.
+var peakWasReset = true
+var failures: [String] = []
+var imageHashByLabel: [String: Int] = [:]
+var usableCases: [BenchCase] = []
+for var benchCase in cases {
+  print("warm-up \(benchCase.label) threads \(benchCase.threads)", to: &standardError)
+  peakWasReset = PeakMemory.resetPeak() && peakWasReset
+  benchCase.baselineRSSKiB = PeakMemory.peakKiB()
+  do {
+    let result = try StagedRender.run(benchCase.scene, options: benchCase.options)
+    benchCase.peakRSSKiB = PeakMemory.peakKiB()
+    benchCase.imageWidth = result.image.width
+    benchCase.imageHeight = result.image.height
+    benchCase.pngByteCount = result.pngByteCount
+    let reference = try benchCase.scene.format.load(benchCase.scene.bytes).render(benchCase.options)
+    if reference != result.image {
+      failures.append(
+        "\(benchCase.label) threads \(benchCase.threads): staged pixels differ from Document.render")
+    }
+    let imageHash = result.image.hashValue
+    if let other = imageHashByLabel[benchCase.label], other != imageHash {
+      failures.append("\(benchCase.label): pixels differ between thread counts")
+    }
+    imageHashByLabel[benchCase.label] = imageHash
+    usableCases.append(benchCase)
+  } catch {
+    failures.append("\(benchCase.label) threads \(benchCase.threads): \(error)")
+  }
+}
+cases = usableCases
+
+// Timed runs, interleaved across cases.
+for run in 1...options.runs {
+  print("run \(run)/\(options.runs)", to: &standardError)
+  for index in cases.indices {
+    do {
+      cases[index].record(try StagedRender.run(cases[index].scene, options: cases[index].options))
+    } catch {
+      failures.append("\(cases[index].label) threads \(cases[index].threads), run \(run): \(error)")
+    }
+  }
+}
+
+print("\nmedian ms per stage over \(options.runs) runs; total with min–max; peak RSS in MiB", terminator: "")
+print(
+  peakWasReset ? " (growth during the case's warm-up run in brackets)\n" : " (process-wide, cumulative)\n")
+print(ReportTable.render(cases, peakWasReset: peakWasReset))
+
+let report = ReportJSON.render(cases, environment: environment)
+if let slash = options.jsonPath.lastIndex(of: "/") {
+  makeDirectories(String(options.jsonPath[..<slash]))
+}
+do {
+  try writeFile(options.jsonPath, bytes: Array(report.utf8))
+  print("\nreport: \(options.jsonPath)")
+} catch {
+  failures.append("\(error)")
+}
+
+for failure in failures { print("inkwell-bench: \(failure)", to: &standardError) }
+exit(failures.isEmpty ? 0 : 1)

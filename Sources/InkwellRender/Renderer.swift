@@ -40,7 +40,9 @@ public struct Renderer: Sendable {
       threads: threads)
   }
 
-  static func bin(_ primitives: [Primitive], width: Int, height: Int) -> TileBins {
+  /// The bin stage on its own: `primitives` sorted into tile lists for a `width` × `height` canvas,
+  /// as `render` does before rasterizing. Public so that benchmarks can time the stage.
+  public static func bin(_ primitives: [Primitive], width: Int, height: Int) -> TileBins {
     var binner = TileBinner(grid: TileGrid(width: width, height: height))
     for (index, primitive) in primitives.enumerated() {
       binner.add(primitive, index: index)

@@ -1,0 +1,98 @@
+import Inkwell
+
+/// The command line, parsed.
+struct BenchOptions {
+  static let usage = """
+    usage: swift run -c release inkwell-bench [options]
+
+    Times Inkwell end to end and per stage (load, build, bin, raster, encode) on the examples, the
+    shared corpus and two synthetic scenes, at scale 1 and as a 256×256 thumbnail.
+
+    options:
+      --runs N          timed runs per case after one warm-up (default 5; 3 with --quick)
+      --threads LIST    comma-separated thread counts; N means every core (default 1,N)
+      --scene NAME      only scenes whose name contains NAME (repeatable)
+      --examples DIR    folder of *.inkwell.json examples (default examples)
+      --corpus DIR      shared corpus folder (default ../shared/corpus)
+      --json PATH       JSON report (default .build/bench/report.json)
+      --quick           smoke test: 1 warm-up + 3 runs, synthetic 'notes' only unless --scene
+      --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json, then exit
+      --help            this text
+    """
+
+  var runs = 5
+  var threadCounts = [1, RenderOptions.availableProcessors]
+  var sceneFilters: [String] = []
+  var examplesDirectory = "examples"
+  var corpusDirectory = "../shared/corpus"
+  var jsonPath = ".build/bench/report.json"
+  var quick = false
+  var sceneOutputDirectory: String?
+  var showHelp = false
+
+  /// A usage error, printed with the usage text.
+  struct Problem: Error {
+    var message: String
+  }
+
+  init(arguments: [String]) throws(Problem) {
+    var runsGiven = false
+    var remaining = arguments[...]
+    func value(for option: String) throws(Problem) -> String {
+      guard let value = remaining.popFirst() else { throw Problem(message: "\(option) needs a value") }
+      return value
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "--runs":
+        let text = try value(for: argument)
+        guard let count = Int(text), count >= 1 else {
+          throw Problem(message: "--runs needs a positive integer (got '\(text)')")
+        }
+        runs = count
+        runsGiven = true
+      case "--threads":
+        threadCounts = try Self.threadCounts(try value(for: argument))
+      case "--scene":
+        sceneFilters.append(try value(for: argument))
+      case "--examples":
+        examplesDirectory = try value(for: argument)
+      case "--corpus":
+        corpusDirectory = try value(for: argument)
+      case "--json":
+        jsonPath = try value(for: argument)
+      case "--quick":
+        quick = true
+      case "--write-scenes":
+        sceneOutputDirectory = try value(for: argument)
+      case "--help", "-h":
+        showHelp = true
+      default:
+        throw Problem(message: "unknown option '\(argument)'")
+      }
+    }
+    if quick && !runsGiven { runs = 3 }
+  }
+
+  /// "1,N,4" → [1, cores, 4], without repeats, in the order given.
+  private static func threadCounts(_ list: String) throws(Problem) -> [Int] {
+    var counts: [Int] = []
+    for item in list.split(separator: ",") {
+      let count: Int
+      if item == "N" || item == "n" {
+        count = RenderOptions.availableProcessors
+      } else if let parsed = Int(item), parsed >= 1 {
+        count = parsed
+      } else {
+        throw Problem(message: "--threads takes positive integers or N (got '\(item)')")
+      }
+      if !counts.contains(count) { counts.append(count) }
+    }
+    guard !counts.isEmpty else { throw Problem(message: "--threads needs at least one count") }
+    return counts
+  }
+
+  func includes(sceneNamed name: String) -> Bool {
+    sceneFilters.isEmpty || sceneFilters.contains { name.contains($0) }
+  }
+}
