@@ -201,7 +201,7 @@ public struct TileBinner {
           TileEntry(
             primitive: UInt32(truncatingIfNeeded: index), backdrop: winding,
             segmentStart: UInt32(truncatingIfNeeded: base + first),
-            segmentCount: UInt32(truncatingIfNeeded: count)))
+            segmentCount: UInt32(truncatingIfNeeded: count), role: role))
         entryTiles.append(Int32(tile))
       }
     }

@@ -13,9 +13,14 @@
 import InkwellModel
 
 /// A disc of the pen's tip at one sample: center and radius in pixels.
-struct PenSample {
-  var center: Point
-  var radius: Float
+public struct PenSample: Hashable, Sendable {
+  public var center: Point
+  public var radius: Float
+
+  public init(center: Point, radius: Float) {
+    self.center = center
+    self.radius = radius
+  }
 }
 
 /// The round pen brush.
@@ -126,8 +131,9 @@ public enum PenBrush {
     return flat.isEmpty ? nil : (flat, alphaScale)
   }
 
-  /// The boundary of the union of the discs and the capsules between consecutive discs.
-  static func outline(of input: [PenSample]) -> [Point] {
+  /// The boundary of the union of the discs and the capsules between consecutive discs, one
+  /// closed polygon whose non-zero fill is exactly that union. Every outline winds the same way.
+  public static func outline(of input: [PenSample]) -> [Point] {
     // Drop discs that lie inside a neighbour: they add nothing to the union, and a tangent line
     // between nested discs does not exist.
     var discs: [PenSample] = []
@@ -282,7 +288,8 @@ public enum PenBrush {
   static func circle(center: Point, radius: Float) -> [Point] {
     let steps = Swift.max(8, Int((2 * Float.pi / angleStep(radius: radius)).rounded(.up)))
     return (0..<steps).map { k in
-      let angle = 2 * Float.pi * Float(k) / Float(steps)
+      // Clockwise in the plane's own orientation, as the capsule outlines run.
+      let angle = -2 * Float.pi * Float(k) / Float(steps)
       return Point(x: center.x + radius * FloatMath.cos(angle), y: center.y + radius * FloatMath.sin(angle))
     }
   }
