@@ -35,7 +35,7 @@ let package = Package(
     .target(
       name: "CInkwellPNG",
       dependencies: ["CLibPNG"],
-      linkerSettings: [.linkedLibrary("png16")]
+      linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
     ),
     .target(name: "InkwellPNG", dependencies: ["CInkwellPNG"]),
 

@@ -15,6 +15,7 @@ struct BenchOptions {
       --examples DIR    folder of *.inkwell.json examples (default examples)
       --corpus DIR      shared corpus folder (default ../shared/corpus)
       --json PATH       JSON report (default .build/bench/report.json)
+      --encoders        also time PNG encoding alone: libpng's defaults against the band encoder
       --quick           smoke test: 1 warm-up + 3 runs, synthetic 'notes' only unless --scene
       --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json, then exit
       --help            this text
@@ -27,6 +28,7 @@ struct BenchOptions {
   var corpusDirectory = "../shared/corpus"
   var jsonPath = ".build/bench/report.json"
   var quick = false
+  var compareEncoders = false
   var sceneOutputDirectory: String?
   var showHelp = false
 
@@ -63,6 +65,8 @@ struct BenchOptions {
         jsonPath = try value(for: argument)
       case "--quick":
         quick = true
+      case "--encoders":
+        compareEncoders = true
       case "--write-scenes":
         sceneOutputDirectory = try value(for: argument)
       case "--help", "-h":

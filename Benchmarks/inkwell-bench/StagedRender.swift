@@ -48,7 +48,7 @@ enum StagedRender {
     let image = Renderer(threads: options.threads).rasterizer.render(
       bins, primitives: primitives, background: LinearColor(options.background), threads: options.threads)
     let rasterized = MonotonicClock.nanoseconds()
-    let png = try image.pngData()
+    let png = try image.pngData(threads: options.threads)
     let encoded = MonotonicClock.nanoseconds()
     return StagedRenderResult(
       milliseconds: [

@@ -163,6 +163,10 @@ print(
   peakWasReset ? " (growth during the case's warm-up run in brackets)\n" : " (process-wide, cumulative)\n")
 print(ReportTable.render(cases, peakWasReset: peakWasReset))
 
+if options.compareEncoders {
+  EncoderComparison.run(scenes: scenes, runs: options.runs, cores: environment.cores)
+}
+
 let report = ReportJSON.render(cases, environment: environment)
 if let slash = options.jsonPath.lastIndex(of: "/") {
   makeDirectories(String(options.jsonPath[..<slash]))

@@ -530,3 +530,60 @@ inkwell_png_status inkwell_png_decode(const uint8_t *bytes, size_t size, int bit
 void inkwell_png_free(void *buffer) {
   free(buffer);
 }
+
+/* ---- Pre-compressed image data ------------------------------------------ */
+
+/* The band encoder deflates the image itself (in parallel, see png_bands.c);
+ * libpng still writes the container: signature, header, ancillary chunks and
+ * every chunk's length and CRC. These two calls replace write_rows/finish. */
+
+inkwell_png_status inkwell_png_encoder_write_idat(inkwell_png_encoder *encoder, const uint8_t *bytes,
+                                                  size_t count, char *message,
+                                                  size_t message_capacity) {
+  if (encoder == NULL || (bytes == NULL && count > 0) || count > PNG_UINT_31_MAX) {
+    return report(message, message_capacity, INKWELL_PNG_INVALID_ARGUMENT, "invalid IDAT data");
+  }
+  if (encoder->failed) {
+    copy_message(message, message_capacity, encoder->failure.message);
+    return INKWELL_PNG_ENCODER_FAILED;
+  }
+  if (setjmp(png_jmpbuf(encoder->png))) {
+    encoder->failed = true;
+    copy_message(message, message_capacity, encoder->failure.message);
+    return encoder->failure.status;
+  }
+  static const png_byte idat[5] = {'I', 'D', 'A', 'T', '\0'};
+  png_write_chunk(encoder->png, idat, bytes, count);
+  return INKWELL_PNG_OK;
+}
+
+inkwell_png_status inkwell_png_encoder_finish_idat(inkwell_png_encoder *encoder, uint8_t **out_bytes,
+                                                   size_t *out_size, char *message,
+                                                   size_t message_capacity) {
+  if (out_bytes != NULL) *out_bytes = NULL;
+  if (out_size != NULL) *out_size = 0;
+  if (encoder == NULL) {
+    return report(message, message_capacity, INKWELL_PNG_INVALID_ARGUMENT, "no encoder given");
+  }
+  if (encoder->failed) {
+    inkwell_png_status status = encoder->failure.status;
+    copy_message(message, message_capacity, encoder->failure.message);
+    encoder_destroy(encoder);
+    return status;
+  }
+  if (setjmp(png_jmpbuf(encoder->png))) {
+    inkwell_png_status status = encoder->failure.status;
+    copy_message(message, message_capacity, encoder->failure.message);
+    encoder_destroy(encoder);
+    return status;
+  }
+  static const png_byte iend[5] = {'I', 'E', 'N', 'D', '\0'};
+  png_write_chunk(encoder->png, iend, NULL, 0);
+  if (encoder->write == NULL && out_bytes != NULL && out_size != NULL) {
+    *out_bytes = encoder->memory;
+    *out_size = encoder->memory_size;
+    encoder->memory = NULL;
+  }
+  encoder_destroy(encoder);
+  return INKWELL_PNG_OK;
+}

@@ -10,6 +10,7 @@ enum RenderCommand {
     var output: String?
     var format: DocumentFormat?
     var render = RenderOptions()
+    var pngEffort = PNGBandEncoder.defaultEffort
   }
 
   static func run(_ arguments: [String]) throws {
@@ -30,7 +31,8 @@ enum RenderCommand {
     }
     let png: [UInt8]
     do {
-      png = try document.render(options.render).pngData()
+      png = try document.render(options.render).pngData(
+        effort: options.pngEffort, threads: options.render.threads)
     } catch let error as RenderError {
       throw CommandError(message: "\(name): \(error)")
     } catch {
@@ -99,6 +101,13 @@ enum RenderCommand {
           throw usageError("--max-pixels expects a positive whole number, got '\(text)'")
         }
         options.render.maxPixels = n
+      case "--png-effort":
+        let text = try value(argument)
+        guard let n = Int(text), (1...9).contains(n) else {
+          throw usageError(
+            "--png-effort expects a whole number from 1 (fastest) to 9 (smallest), got '\(text)'")
+        }
+        options.pngEffort = n
       case "--from":
         let text = try value(argument)
         guard let format = DocumentFormat(name: text) else {

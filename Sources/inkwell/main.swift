@@ -12,7 +12,7 @@ let usage = """
   commands:
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
-                 [--from FORMAT]
+                 [--png-effort 1-9] [--from FORMAT]
     convert INPUT OUTPUT [--from FORMAT]
 
   formats: native (.inkwell.json), mypaint (.dat), svc (.svc), signal-json

@@ -126,6 +126,18 @@ inkwell_png_status inkwell_png_encode(const inkwell_png_encode_options *options,
                                       size_t row_stride, uint8_t **out_bytes, size_t *out_size,
                                       char *message, size_t message_capacity);
 
+/* Writes already-deflated image data (a piece of the zlib stream) as one
+ * IDAT chunk, after begin. Used instead of write_rows. */
+inkwell_png_status inkwell_png_encoder_write_idat(inkwell_png_encoder *encoder, const uint8_t *bytes,
+                                                  size_t count, char *message,
+                                                  size_t message_capacity);
+
+/* Ends a file whose image data went through write_idat: writes IEND and
+ * frees the encoder, handing out memory as finish does. */
+inkwell_png_status inkwell_png_encoder_finish_idat(inkwell_png_encoder *encoder, uint8_t **out_bytes,
+                                                   size_t *out_size, char *message,
+                                                   size_t message_capacity);
+
 typedef struct inkwell_png_decoded_image {
   uint32_t width;
   uint32_t height;
@@ -151,5 +163,7 @@ void inkwell_png_free(void *buffer);
 #ifdef __cplusplus
 }
 #endif
+
+#include "CInkwellPNGBands.h"
 
 #endif

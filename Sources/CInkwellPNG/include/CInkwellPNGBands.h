@@ -1,0 +1,68 @@
+/*
+ * Band-parallel PNG image data.
+ *
+ * A PNG's image data is one zlib stream over filtered rows. Deflating it in
+ * bands of rows, each band with its own compressor, lets the bands be
+ * compressed on different threads: every band but the last ends with a
+ * sync flush (a byte-aligned empty stored block), so the raw deflate data
+ * of consecutive bands concatenates into one valid stream; each band's
+ * back-references stay inside the band. The zlib header goes in front and
+ * the Adler-32 of all filtered bytes (combined from the bands') at the end.
+ * Band boundaries are chosen from the image alone, so the bytes do not
+ * depend on how many threads compress them.
+ *
+ * libpng still writes the container (inkwell_png_encoder_write_idat and
+ * inkwell_png_encoder_finish_idat in CInkwellPNG.h).
+ */
+#ifndef CINKWELLPNG_BANDS_H
+#define CINKWELLPNG_BANDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "CInkwellPNG.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How each row is filtered before deflate. */
+typedef enum inkwell_png_band_filter {
+  INKWELL_PNG_BAND_FILTER_NONE = 0,
+  INKWELL_PNG_BAND_FILTER_SUB = 1,
+  INKWELL_PNG_BAND_FILTER_UP = 2,
+  INKWELL_PNG_BAND_FILTER_PAETH = 4,
+  /* Per row, the filter whose output has the smallest sum of absolute
+   * values (as signed bytes), among none, sub, up, average and paeth. */
+  INKWELL_PNG_BAND_FILTER_ADAPTIVE = 5,
+} inkwell_png_band_filter;
+
+typedef struct inkwell_png_band_options {
+  uint32_t width;
+  int input_channels;  /* samples per pixel in memory: 4 (RGBA8) */
+  int output_channels; /* 3 (drop the fourth sample) or 4 */
+  int level;           /* zlib level 1 ... 9 */
+  int strategy;        /* zlib strategy: 0 default, 3 run-length (Z_RLE) */
+  inkwell_png_band_filter filter;
+} inkwell_png_band_options;
+
+/* Filters and deflates `row_count` rows starting at `rows` (`stride` bytes
+ * apart). `previous_row` is the input row just above the band (NULL for
+ * the first band). `is_last` ends the stream; otherwise the band ends with
+ * a sync flush. On success *out_bytes (free with inkwell_png_free) holds the
+ * raw deflate data, *out_size its length, *out_adler the Adler-32 of the
+ * band's filtered bytes, *out_length their count. */
+inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *options,
+                                            const uint8_t *rows, size_t stride,
+                                            const uint8_t *previous_row, uint32_t row_count,
+                                            int is_last, uint8_t **out_bytes, size_t *out_size,
+                                            uint32_t *out_adler, uint64_t *out_length);
+
+/* Adler-32 of two byte runs joined, from each run's Adler-32 and the second's length. */
+uint32_t inkwell_png_adler32_combine(uint32_t first, uint32_t second, uint64_t second_length);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,167 @@
+/* Band-parallel PNG image data: see include/CInkwellPNGBands.h. */
+
+#include "CInkwellPNGBands.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+static inline int paeth(int a, int b, int c) {
+  int p = a + b - c;
+  int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+  if (pa <= pb && pa <= pc) return a;
+  return pb <= pc ? b : c;
+}
+
+/* Packs one input row into `out` with `output_channels` samples a pixel. */
+static void pack_row(const uint8_t *in, uint8_t *out, uint32_t width, int in_channels,
+                     int out_channels) {
+  if (in_channels == out_channels) {
+    memcpy(out, in, (size_t)width * (size_t)out_channels);
+    return;
+  }
+  for (uint32_t x = 0; x < width; x++) {
+    for (int k = 0; k < out_channels; k++) out[x * out_channels + k] = in[x * in_channels + k];
+  }
+}
+
+/* Filters `row` (with `above` the previous packed row, or zeros) into `out`
+ * (one filter-type byte, then the row) with filter `type` (0 ... 4). */
+static void filter_row(int type, const uint8_t *row, const uint8_t *above, uint8_t *out,
+                       size_t bytes, int bpp) {
+  out[0] = (uint8_t)type;
+  uint8_t *o = out + 1;
+  switch (type) {
+  case 0:
+    memcpy(o, row, bytes);
+    break;
+  case 1:
+    for (size_t i = 0; i < bytes; i++) o[i] = (uint8_t)(row[i] - (i >= (size_t)bpp ? row[i - bpp] : 0));
+    break;
+  case 2:
+    for (size_t i = 0; i < bytes; i++) o[i] = (uint8_t)(row[i] - above[i]);
+    break;
+  case 3:
+    for (size_t i = 0; i < bytes; i++) {
+      int left = i >= (size_t)bpp ? row[i - bpp] : 0;
+      o[i] = (uint8_t)(row[i] - ((left + above[i]) >> 1));
+    }
+    break;
+  default:
+    for (size_t i = 0; i < bytes; i++) {
+      int left = i >= (size_t)bpp ? row[i - bpp] : 0;
+      int corner = i >= (size_t)bpp ? above[i - bpp] : 0;
+      o[i] = (uint8_t)(row[i] - paeth(left, above[i], corner));
+    }
+    break;
+  }
+}
+
+static uint64_t signed_sum(const uint8_t *filtered, size_t bytes) {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < bytes; i++) {
+    int v = (int8_t)filtered[i];
+    sum += (uint64_t)(v < 0 ? -v : v);
+  }
+  return sum;
+}
+
+inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *options,
+                                            const uint8_t *rows, size_t stride,
+                                            const uint8_t *previous_row, uint32_t row_count,
+                                            int is_last, uint8_t **out_bytes, size_t *out_size,
+                                            uint32_t *out_adler, uint64_t *out_length) {
+  if (out_bytes == NULL || out_size == NULL || out_adler == NULL || out_length == NULL) {
+    return INKWELL_PNG_INVALID_ARGUMENT;
+  }
+  *out_bytes = NULL;
+  *out_size = 0;
+  if (options == NULL || rows == NULL || options->width == 0 ||
+      (options->input_channels != 3 && options->input_channels != 4) ||
+      (options->output_channels != 3 && options->output_channels != 4) ||
+      options->output_channels > options->input_channels || options->level < 0 ||
+      options->level > 9) {
+    return INKWELL_PNG_INVALID_ARGUMENT;
+  }
+  const int bpp = options->output_channels;
+  const size_t bytes = (size_t)options->width * (size_t)bpp;
+  if (bytes / (size_t)bpp != options->width) return INKWELL_PNG_INVALID_ARGUMENT;
+
+  /* Scratch: the packed previous and current rows, and up to five filtered candidates. */
+  uint8_t *scratch = calloc(7, bytes + 1);
+  if (scratch == NULL) return INKWELL_PNG_OUT_OF_MEMORY;
+  uint8_t *above = scratch;
+  uint8_t *current = above + bytes + 1;
+  uint8_t *candidates = current + bytes + 1;
+
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, options->level, Z_DEFLATED, -15, 8, options->strategy) != Z_OK) {
+    free(scratch);
+    return INKWELL_PNG_OUT_OF_MEMORY;
+  }
+  size_t capacity = deflateBound(&z, (uLong)((bytes + 1) * row_count)) + 64;
+  uint8_t *output = malloc(capacity);
+  if (output == NULL) {
+    deflateEnd(&z);
+    free(scratch);
+    return INKWELL_PNG_OUT_OF_MEMORY;
+  }
+  z.next_out = output;
+  z.avail_out = (uInt)capacity;
+
+  if (previous_row != NULL) {
+    pack_row(previous_row, above, options->width, options->input_channels, bpp);
+  }
+  uLong adler = adler32(0L, Z_NULL, 0);
+  inkwell_png_status status = INKWELL_PNG_OK;
+  for (uint32_t r = 0; r < row_count && status == INKWELL_PNG_OK; r++) {
+    pack_row(rows + (size_t)r * stride, current, options->width, options->input_channels, bpp);
+    uint8_t *chosen = candidates;
+    if (options->filter == INKWELL_PNG_BAND_FILTER_ADAPTIVE) {
+      uint64_t best = UINT64_MAX;
+      for (int type = 0; type <= 4; type++) {
+        uint8_t *candidate = candidates + (size_t)type * (bytes + 1);
+        filter_row(type, current, above, candidate, bytes, bpp);
+        uint64_t score = signed_sum(candidate + 1, bytes);
+        if (score < best) {
+          best = score;
+          chosen = candidate;
+        }
+      }
+    } else {
+      filter_row((int)options->filter, current, above, chosen, bytes, bpp);
+    }
+    adler = adler32(adler, chosen, (uInt)(bytes + 1));
+    z.next_in = chosen;
+    z.avail_in = (uInt)(bytes + 1);
+    bool last_row = r + 1 == row_count;
+    int flush = last_row ? (is_last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
+    int result = deflate(&z, flush);
+    if (result == Z_STREAM_ERROR || z.avail_in != 0) status = INKWELL_PNG_ENCODER_FAILED;
+    if (last_row && is_last && result != Z_STREAM_END) status = INKWELL_PNG_ENCODER_FAILED;
+    uint8_t *swap = above;
+    above = current;
+    current = swap;
+  }
+  if (row_count == 0 && is_last) {
+    if (deflate(&z, Z_FINISH) != Z_STREAM_END) status = INKWELL_PNG_ENCODER_FAILED;
+  }
+  size_t produced = capacity - z.avail_out;
+  deflateEnd(&z);
+  free(scratch);
+  if (status != INKWELL_PNG_OK) {
+    free(output);
+    return status;
+  }
+  *out_bytes = output;
+  *out_size = produced;
+  *out_adler = (uint32_t)adler;
+  *out_length = (uint64_t)(bytes + 1) * row_count;
+  return INKWELL_PNG_OK;
+}
+
+uint32_t inkwell_png_adler32_combine(uint32_t first, uint32_t second, uint64_t second_length) {
+  return (uint32_t)adler32_combine(first, second, (z_off_t)second_length);
+}

@@ -1,0 +1,78 @@
+import InkwellPNG
+import Testing
+
+@Suite("Band-parallel PNG encoder")
+struct PNGBandEncoderTests {
+  /// A deterministic RGBA image with smooth areas, edges and noise.
+  static func image(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+    var rng = SeededGenerator(seed: seed)
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for y in 0..<height {
+      for x in 0..<width {
+        let i = (y * width + x) * 4
+        pixels[i] = UInt8(truncatingIfNeeded: x * 3 + y)
+        pixels[i + 1] = (x / 7 + y / 5) % 2 == 0 ? 255 : 20
+        pixels[i + 2] = UInt8.random(in: 0...255, using: &rng)
+        pixels[i + 3] = UInt8(truncatingIfNeeded: 128 + x - y)
+      }
+    }
+    return pixels
+  }
+
+  static let sizes: [(Int, Int)] = [(1, 1), (3, 2), (64, 64), (130, 129), (37, 300), (500, 65)]
+
+  @Test("decodes to the same pixels, RGBA and RGB, at every effort", arguments: sizes)
+  func roundTrip(_ size: (Int, Int)) throws {
+    let (w, h) = size
+    let pixels = Self.image(width: w, height: h, seed: UInt64(w * 1000 + h))
+    for effort in [1, 2, 4, 6, 9] {
+      for alpha in [true, false] {
+        let bytes = try pixels.withUnsafeBytes {
+          try PNGBandEncoder(effort: effort).encode(
+            rgba8: $0, width: w, height: h, hasAlpha: alpha, threads: 2)
+        }
+        let decoded = try PNGImage.decode(bytes, maxPixels: w * h)
+        var expected = pixels
+        if !alpha { for i in stride(from: 3, to: expected.count, by: 4) { expected[i] = 255 } }
+        #expect(decoded.width == w && decoded.height == h)
+        #expect(decoded.pixels == expected, "effort \(effort), alpha \(alpha)")
+      }
+    }
+  }
+
+  @Test("the file is the same on any number of threads")
+  func threadIndependent() throws {
+    let (w, h) = (211, 700)
+    let pixels = Self.image(width: w, height: h, seed: 5)
+    let files = try [1, 2, 3, 8].map { threads in
+      try pixels.withUnsafeBytes {
+        try PNGBandEncoder().encode(rgba8: $0, width: w, height: h, hasAlpha: false, threads: threads)
+      }
+    }
+    #expect(files.allSatisfy { $0 == files[0] })
+  }
+
+  @Test("a padded row stride is honoured")
+  func rowStride() throws {
+    let (w, h) = (10, 70)
+    let tight = Self.image(width: w, height: h, seed: 9)
+    var padded = [UInt8](repeating: 0xAB, count: h * (w * 4 + 12))
+    for y in 0..<h {
+      for x in 0..<(w * 4) { padded[y * (w * 4 + 12) + x] = tight[y * w * 4 + x] }
+    }
+    let bytes = try padded.withUnsafeBytes {
+      try PNGBandEncoder().encode(rgba8: $0, width: w, height: h, hasAlpha: true, rowStride: w * 4 + 12)
+    }
+    #expect(try PNGImage.decode(bytes, maxPixels: w * h).pixels == tight)
+  }
+
+  @Test("a buffer too small for the image is refused")
+  func tooSmall() {
+    let pixels = [UInt8](repeating: 0, count: 10)
+    #expect(throws: PNGError.self) {
+      try pixels.withUnsafeBytes {
+        try PNGBandEncoder().encode(rgba8: $0, width: 4, height: 4, hasAlpha: true)
+      }
+    }
+  }
+}
