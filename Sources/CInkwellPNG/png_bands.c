@@ -21,6 +21,14 @@ static void pack_row(const uint8_t *in, uint8_t *out, uint32_t width, int in_cha
     memcpy(out, in, (size_t)width * (size_t)out_channels);
     return;
   }
+  if (in_channels == 4 && out_channels == 3) {
+    for (uint32_t x = 0; x < width; x++) {
+      out[3 * x] = in[4 * x];
+      out[3 * x + 1] = in[4 * x + 1];
+      out[3 * x + 2] = in[4 * x + 2];
+    }
+    return;
+  }
   for (uint32_t x = 0; x < width; x++) {
     for (int k = 0; k < out_channels; k++) out[x * out_channels + k] = in[x * in_channels + k];
   }

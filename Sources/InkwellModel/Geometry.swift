@@ -54,6 +54,7 @@ public struct Rect: Hashable, Sendable {
   }
 
   /// The smallest rectangle holding every point; `nil` for an empty sequence.
+  @inlinable
   public init?<S: Sequence>(bounding points: S) where S.Element == Point {
     var minX = Float.infinity
     var minY = Float.infinity
@@ -67,6 +68,27 @@ public struct Rect: Hashable, Sendable {
     }
     guard minX <= maxX, minY <= maxY else { return nil }
     self.init(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+  }
+
+  /// The smallest rectangle holding every point of an array; `nil` for an empty one.
+  @inlinable
+  public init?(bounding points: [Point]) {
+    guard !points.isEmpty else { return nil }
+    let result = points.withUnsafeBufferPointer { buffer -> (Float, Float, Float, Float) in
+      var minX = Float.infinity
+      var minY = Float.infinity
+      var maxX = -Float.infinity
+      var maxY = -Float.infinity
+      for p in buffer {
+        minX = Swift.min(minX, p.x)
+        minY = Swift.min(minY, p.y)
+        maxX = Swift.max(maxX, p.x)
+        maxY = Swift.max(maxY, p.y)
+      }
+      return (minX, minY, maxX, maxY)
+    }
+    guard result.0 <= result.2, result.1 <= result.3 else { return nil }
+    self.init(x: result.0, y: result.1, width: result.2 - result.0, height: result.3 - result.1)
   }
 
   public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)

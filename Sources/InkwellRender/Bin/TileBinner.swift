@@ -222,6 +222,8 @@ private struct ContourWalker {
   private var firstRow = 0
   private var firstCol = 0
   private var firstPoint = Point.zero
+  /// Scratch for `edge`: the parameters of one edge's cuts.
+  private var cuts: [Float] = []
 
   init(grid: TileGrid, region: TileBinner.Region) {
     self.grid = grid
@@ -247,7 +249,7 @@ private struct ContourWalker {
     let w = Float(grid.width)
     let h = Float(grid.height)
     // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border.
-    var cuts: [Float] = []
+    cuts.removeAll(keepingCapacity: true)
     func addCuts(_ p: Float, _ q: Float, limit: Float) {
       guard p != q else { return }
       let lo = Swift.max(Swift.min(p, q), 0)
