@@ -4,6 +4,8 @@ import InkwellModel
 /// optionally grouped in `<traceGroup>`s, drawn in the context (`<context>`, `<traceFormat>`,
 /// `<inkSource>`, `<brush>`) that references and `<definitions>` give them.
 ///
+/// A `<context>` directly in `<ink>` changes the current context for the traces that follow, from
+/// the previous one unless it names another with `contextRef`; so does a bare `<traceFormat>` there.
 /// Every `<trace>` outside `<definitions>` with at least one point is a stroke, in document order,
 /// except pen-up traces (`type="penUp"`: the pen hovering). Channels map onto point fields:
 ///
@@ -125,6 +127,10 @@ private struct InkMLDocumentReader {
       switch child.localName {
       case "context":
         currentContext = try context(child, base: currentContext, depth: 0)
+      case "traceFormat":
+        // Not in the Recommendation's content model, but common (CROHME, many exporters): a trace
+        // format directly in <ink> sets the format of the traces that follow.
+        currentContext.traceFormat = try traceFormat(child, depth: 0)
       case "trace":
         try trace(child, context: currentContext, brush: nil)
       case "traceGroup":
