@@ -24,7 +24,11 @@ let package = Package(
     .target(name: "InkwellRender", dependencies: ["InkwellModel", "InkwellKernels"]),
 
     // Document formats: native JSON, importers.
-    .target(name: "InkwellFormat", dependencies: ["InkwellModel"]),
+    .target(name: "InkwellFormat", dependencies: ["InkwellModel", "CZlib"]),
+
+    // zlib, for gzip-compressed documents (Xournal++, Rnote).
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
     // PNG through the system libpng; its errors become Swift errors.
     .systemLibrary(

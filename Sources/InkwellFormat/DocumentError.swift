@@ -51,6 +51,8 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
     case mismatchedLengths(String)
     /// Writing: a number that is infinite or NaN, which JSON cannot hold.
     case nonFiniteValue
+    /// An importer's own failure: XML, compression, protobuf or the imported format's rules.
+    case importFailure(ImportFailure)
   }
 
   public var kind: Kind
@@ -98,6 +100,7 @@ public struct DocumentError: Error, Hashable, Sendable, CustomStringConvertible 
     case .notANumber(let text): return "\"\(text)\" is not a number"
     case .mismatchedLengths(let detail): return "arrays differ in length: \(detail)"
     case .nonFiniteValue: return "cannot write an infinite or NaN number"
+    case .importFailure(let failure): return failure.message
     }
   }
 

@@ -19,11 +19,24 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
   case bdalabSVC = "svc"
   /// BDALab's browser PointerEvent captures (`.json`); see `BDALabSignalJSONImporter`.
   case bdalabSignalJSON = "signal-json"
+  /// W3C InkML (`.inkml`); see `InkMLImporter`.
+  case inkml
+  /// Xournal++ and Xournal documents (`.xopp`, `.xoj`); see `XournalImporter`.
+  case xournal = "xopp"
+  /// MyScript iinkTS symbol lists (`.json`); see `MyScriptImporter`.
+  case myscript
+  /// perfect-freehand point lists (`.json`); see `PerfectFreehandImporter`.
+  case perfectFreehand = "perfect-freehand"
+  /// Google Ink recorded stroke inputs (`.binarypb`); see `GoogleInkImporter`.
+  case googleInk = "google-ink"
+  /// Rnote notes (`.rnote`); see `RnoteImporter`.
+  case rnote
 
   /// The format's short name, as `inkwell convert --from` spells it.
   public var name: String { rawValue }
 
-  /// The format named `name` (`native`, `mypaint`, `svc`, `signal-json`), or `nil`.
+  /// The format named `name` (`native`, `mypaint`, `svc`, `signal-json`, `inkml`, `xopp`,
+  /// `myscript`, `perfect-freehand`, `google-ink`, `rnote`), or `nil`.
   public init?(name: String) {
     self.init(rawValue: name)
   }
@@ -33,14 +46,21 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
   /// Content decides when it is conclusive: a JSON object with a `format` key is native; one with
   /// `x`, `y` and `buttons` arrays is a signal capture; text whose first line is a single number and
   /// whose next line has 7 numbers is SVC; text whose first line has 4 numbers is libmypaint events.
-  /// Otherwise the extension decides (`.inkwell.json`/`.inkwell`, `.dat`, `.svc`). `nil` when neither
-  /// settles it.
+  /// A JSON array or object holding objects with a `pointers` array is MyScript; one of point lists
+  /// (arrays of `[x, y, …]` or `{x, y}`) is perfect-freehand. XML whose root is `<ink>` is InkML and
+  /// `<xournal>` Xournal; gzip data is Xournal or Rnote by what it decompresses to.
+  /// Otherwise the extension decides (`.inkwell.json`/`.inkwell`, `.dat`, `.svc`, `.inkml`, `.xopp`,
+  /// `.xoj`, `.rnote`, `.binarypb`). `nil` when neither settles it.
   public static func detect(path: String, bytes: [UInt8]) -> DocumentFormat? {
     if let format = detect(bytes: bytes) { return format }
     let lowered = path.lowercased()
     if lowered.hasSuffix(".inkwell.json") || lowered.hasSuffix(".inkwell") { return .native }
     if lowered.hasSuffix(".dat") { return .libmypaintEvents }
     if lowered.hasSuffix(".svc") { return .bdalabSVC }
+    if lowered.hasSuffix(".inkml") { return .inkml }
+    if lowered.hasSuffix(".xopp") || lowered.hasSuffix(".xoj") { return .xournal }
+    if lowered.hasSuffix(".rnote") { return .rnote }
+    if lowered.hasSuffix(".binarypb") { return .googleInk }
     return nil
   }
 
@@ -52,10 +72,17 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
     case .libmypaintEvents: return try LibMyPaintEventsImporter.load(bytes)
     case .bdalabSVC: return try BDALabSVCImporter.load(bytes)
     case .bdalabSignalJSON: return try BDALabSignalJSONImporter.load(bytes)
+    case .inkml: return try InkMLImporter.load(bytes)
+    case .xournal: return try XournalImporter.load(bytes)
+    case .myscript: return try MyScriptImporter.load(bytes)
+    case .perfectFreehand: return try PerfectFreehandImporter.load(bytes)
+    case .googleInk: return try GoogleInkImporter.load(bytes)
+    case .rnote: return try RnoteImporter.load(bytes)
     }
   }
 
   private static func detect(bytes: [UInt8]) -> DocumentFormat? {
+    if Gzip.hasSignature(bytes) { return detectCompressed(bytes) }
     let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     if firstByte == UInt8(ascii: "{") {
       guard let root = try? JSONReader.parse(bytes), case .object(let members) = root.content else {
@@ -64,8 +91,13 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
       let keys = Set(members.map(\.key))
       if keys.contains("format") { return .native }
       if keys.isSuperset(of: ["x", "y", "buttons"]) { return .bdalabSignalJSON }
-      return nil
+      return detectRecording(root)
     }
+    if firstByte == UInt8(ascii: "[") {
+      guard let root = try? JSONReader.parse(bytes) else { return nil }
+      return detectRecording(root)
+    }
+    if firstByte == UInt8(ascii: "<") { return detectXML(bytes.prefix(4096)) }
     // Only the first two lines are needed; don't tokenize a whole large file.
     var lineEnds = 0
     var prefixEnd = bytes.count
@@ -82,6 +114,73 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
     guard allNumeric, let first = counts.first else { return nil }
     if first == 1, counts.count == 2, counts[1] == 7 { return .bdalabSVC }
     if first == 4 { return .libmypaintEvents }
+    return nil
+  }
+
+  /// MyScript or perfect-freehand, from the shape of a parsed JSON document.
+  private static func detectRecording(_ root: JSONValue) -> DocumentFormat? {
+    func isPoint(_ value: JSONValue) -> Bool {
+      switch value.content {
+      case .array(let numbers):
+        return (2...4).contains(numbers.count)
+          && numbers.allSatisfy {
+            if case .number = $0.content { return true }
+            return false
+          }
+      case .object(let members):
+        return members.contains { $0.key == "x" } && members.contains { $0.key == "y" }
+      default: return false
+      }
+    }
+    func isPointList(_ value: JSONValue) -> Bool {
+      guard case .array(let elements) = value.content else { return false }
+      return elements.allSatisfy(isPoint)
+    }
+    func holdsStrokes(_ value: JSONValue, depth: Int) -> Bool {
+      guard depth < 4 else { return false }
+      switch value.content {
+      case .array(let elements): return elements.contains { holdsStrokes($0, depth: depth + 1) }
+      case .object(let members):
+        if members.contains(where: { $0.key == "pointers" }) { return true }
+        return members.contains { holdsStrokes($0.value, depth: depth + 1) }
+      default: return false
+      }
+    }
+    switch root.content {
+    case .array(let elements):
+      if !elements.isEmpty, isPointList(root) { return .perfectFreehand }
+    case .object(let members):
+      if !members.isEmpty, members.allSatisfy({ isPointList($0.value) }) { return .perfectFreehand }
+    default: return nil
+    }
+    return holdsStrokes(root, depth: 0) ? .myscript : nil
+  }
+
+  /// InkML or Xournal, from the root element's name near the start of an XML document.
+  private static func detectXML(_ prefix: ArraySlice<UInt8>) -> DocumentFormat? {
+    let text = String(decoding: prefix, as: UTF8.self)
+    var rest = Substring(text)
+    while let open = rest.firstIndex(of: "<") {
+      rest = rest[rest.index(after: open)...]
+      guard let first = rest.first, first != "?", first != "!" else { continue }
+      let name = rest.prefix { !" \t\r\n/>".contains($0) }
+      let localName = name.split(separator: ":").last.map(String.init) ?? ""
+      if localName == "ink" { return .inkml }
+      if localName == "xournal" || localName == "MrWriter" { return .xournal }
+      return nil
+    }
+    return nil
+  }
+
+  /// Xournal or Rnote, from the first decompressed bytes.
+  private static func detectCompressed(_ bytes: [UInt8]) -> DocumentFormat? {
+    guard let prefix = Gzip.decompressedPrefix(bytes, count: 4096) else { return nil }
+    let first = prefix.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
+    if first == UInt8(ascii: "<") { return detectXML(prefix[...]) == .xournal ? .xournal : nil }
+    if first == UInt8(ascii: "{") {
+      // Rnote writes `{"version":"0.9.4","data":…`.
+      if String(decoding: prefix.prefix(256), as: UTF8.self).contains("\"version\"") { return .rnote }
+    }
     return nil
   }
 }
