@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Inkwell", targets: ["Inkwell"]),
     .executable(name: "inkwell", targets: ["inkwell"]),
     .executable(name: "inkwell-bench", targets: ["inkwell-bench"]),
+    .executable(name: "format-bench", targets: ["format-bench"]),
   ],
   targets: [
     // Model: PencilKit-shaped value types. Knows nothing of pixels or files.
@@ -23,8 +24,15 @@ let package = Package(
     // Build → bin → raster → resolve. Knows nothing of file formats.
     .target(name: "InkwellRender", dependencies: ["InkwellModel", "InkwellKernels"]),
 
-    // Document formats: native JSON, importers.
-    .target(name: "InkwellFormat", dependencies: ["InkwellModel"]),
+    // zlib through the system library (deflate for the binary format, gzip for importers).
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+
+    // Document formats: native JSON and binary, importers.
+    .target(name: "InkwellFormat", dependencies: ["InkwellModel", "CZlib"]),
 
     // PNG through the system libpng; its errors become Swift errors.
     .systemLibrary(
@@ -50,6 +58,11 @@ let package = Package(
       name: "inkwell-bench",
       dependencies: ["Inkwell"],
       path: "Benchmarks/inkwell-bench"
+    ),
+    .executableTarget(
+      name: "format-bench",
+      dependencies: ["Inkwell"],
+      path: "Benchmarks/format-bench"
     ),
 
     .testTarget(

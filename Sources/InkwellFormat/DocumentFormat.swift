@@ -11,7 +11,8 @@ import InkwellModel
 
 /// The formats Inkwell reads. Only `.native` is also written.
 public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
-  /// Inkwell's own JSON format (`.inkwell.json`); see `NativeFormat`.
+  /// Inkwell's own format, JSON (`.inkwell.json`, `NativeFormat`) or binary (`.inkwell`,
+  /// `BinaryFormat`).
   case native
   /// libmypaint's recorded events (`.dat`); see `LibMyPaintEventsImporter`.
   case libmypaintEvents = "mypaint"
@@ -56,6 +57,7 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
   }
 
   private static func detect(bytes: [UInt8]) -> DocumentFormat? {
+    if BinaryFormat.isBinary(bytes) { return .native }
     let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     if firstByte == UInt8(ascii: "{") {
       guard let root = try? JSONReader.parse(bytes), case .object(let members) = root.content else {

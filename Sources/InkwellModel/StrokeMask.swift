@@ -33,11 +33,17 @@ public struct StrokeMask: Hashable, Sendable {
   public var clip: [[Point]]?
   public var fillRule: FillRule
   public var erasures: [EraserSweep]
+  /// Members of the mask's record that this build does not know, kept so a save writes them back.
+  public var unknownFields: UnknownFields
 
-  public init(clip: [[Point]]? = nil, fillRule: FillRule = .nonZero, erasures: [EraserSweep] = []) {
+  public init(
+    clip: [[Point]]? = nil, fillRule: FillRule = .nonZero, erasures: [EraserSweep] = [],
+    unknownFields: UnknownFields = UnknownFields()
+  ) {
     self.clip = clip
     self.fillRule = fillRule
     self.erasures = erasures
+    self.unknownFields = unknownFields
   }
 
   /// Whether the mask hides nothing.
