@@ -53,7 +53,9 @@ public struct Ink: Hashable, Sendable {
   /// Members of the ink's record that this build does not know, kept so a save writes them back.
   public var unknownFields: UnknownFields
 
-  public init(type: InkType, color: Color, width: Float? = nil, unknownFields: UnknownFields = UnknownFields()) {
+  public init(
+    type: InkType, color: Color, width: Float? = nil, unknownFields: UnknownFields = UnknownFields()
+  ) {
     self.type = type
     self.color = color
     self.width = width ?? type.defaultWidth

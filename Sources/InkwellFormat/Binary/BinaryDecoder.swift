@@ -56,7 +56,8 @@ struct BinaryDecoder {
         }
         if section.tag == "IEND", i != sections.count - 1 {
           throw DocumentError(
-            .invalidBinary("IEND is not the last section"), path: "IEND", byteOffset: section.range.lowerBound - 8)
+            .invalidBinary("IEND is not the last section"), path: "IEND",
+            byteOffset: section.range.lowerBound - 8)
         }
         if section.tag == "ELEM" { elementSection = section }
       } else if BinarySections.isAncillaryTag(section.tagBytes) {
@@ -132,7 +133,8 @@ struct BinaryDecoder {
     switch try r.u8() {
     case 0: break
     case 1: featureSet = try self.featureSet(&r, thumbnail: thumbnail)
-    case let flag: throw r.error(.invalidBinary("feature set flag \(flag) is not 0 or 1"), path: ".featureSet")
+    case let flag:
+      throw r.error(.invalidBinary("feature set flag \(flag) is not 0 or 1"), path: ".featureSet")
     }
     let unknown = try fields(&r, reserved: NativeKeys.document, what: ".unknownFields")
     guard r.isAtEnd else { throw r.error(.invalidBinary("\(r.remaining) unread bytes at the end of HEAD")) }
@@ -212,7 +214,8 @@ struct BinaryDecoder {
     return elements
   }
 
-  private func stroke(_ r: inout ByteReader, path: @autoclosure () -> String) throws(DocumentError) -> Stroke {
+  private func stroke(_ r: inout ByteReader, path: @autoclosure () -> String) throws(DocumentError) -> Stroke
+  {
     let typeOffset = r.index
     let typeName = try r.string("ink type")
     guard let type = InkType(rawValue: typeName) else {
@@ -222,13 +225,16 @@ struct BinaryDecoder {
     for name in ["red", "green", "blue", "alpha"] {
       let at = r.index
       let c = try r.f32("color")
-      guard c >= 0, c <= 1 else { throw r.error(.invalidColor("\(c)"), at: at, path: path() + ".ink.color." + name) }
+      guard c >= 0, c <= 1 else {
+        throw r.error(.invalidColor("\(c)"), at: at, path: path() + ".ink.color." + name)
+      }
       components.append(c)
     }
     let width = try r.f32("ink width", atLeast: 0)
     let inkFields = try fields(&r, reserved: NativeKeys.ink, what: path() + ".ink")
     let ink = Ink(
-      type: type, color: Color(red: components[0], green: components[1], blue: components[2], alpha: components[3]),
+      type: type,
+      color: Color(red: components[0], green: components[1], blue: components[2], alpha: components[3]),
       width: width, unknownFields: inkFields)
     let flagsOffset = r.index
     let flags = try r.u8()
@@ -257,7 +263,8 @@ struct BinaryDecoder {
     let fieldBits = try r.varint()
     let all = PointField.allCases
     guard fieldBits >> UInt64(all.count) == 0, fieldBits & 3 == 3 else {
-      throw r.error(.invalidBinary("invalid point field set \(fieldBits)"), at: fieldsOffset, path: path() + ".fields")
+      throw r.error(
+        .invalidBinary("invalid point field set \(fieldBits)"), at: fieldsOffset, path: path() + ".fields")
     }
     let present = all.enumerated().filter { fieldBits & (1 << UInt64($0.offset)) != 0 }.map(\.element)
     let pointCount = try r.count("point", minimumSize: present.count)
@@ -266,7 +273,8 @@ struct BinaryDecoder {
     var points = [StrokePoint](repeating: template, count: pointCount)
     for field in present {
       let columnOffset = r.index
-      let column = try ColumnCodec.decode(count: pointCount, from: &r, what: path() + ".points." + field.rawValue)
+      let column = try ColumnCodec.decode(
+        count: pointCount, from: &r, what: path() + ".points." + field.rawValue)
       for i in 0..<pointCount {
         let v = column[i]
         if field.isNonNegative, v < 0 {
@@ -282,7 +290,9 @@ struct BinaryDecoder {
       randomSeed: seed, mask: mask, unknownFields: strokeFields)
   }
 
-  private func mask(_ r: inout ByteReader, path: @autoclosure () -> String) throws(DocumentError) -> StrokeMask {
+  private func mask(_ r: inout ByteReader, path: @autoclosure () -> String) throws(DocumentError)
+    -> StrokeMask
+  {
     var clip: [[Point]]?
     switch try r.u8() {
     case 0: break
@@ -301,7 +311,9 @@ struct BinaryDecoder {
     case let flag: throw r.error(.invalidBinary("clip flag \(flag) is not 0 or 1"), path: path())
     }
     let ruleCode = try r.u8()
-    guard ruleCode < 2 else { throw r.error(.invalidBinary("fill rule \(ruleCode) is not 0 or 1"), path: path()) }
+    guard ruleCode < 2 else {
+      throw r.error(.invalidBinary("fill rule \(ruleCode) is not 0 or 1"), path: path())
+    }
     let sweepCount = try r.count("erasure")
     var erasures: [EraserSweep] = []
     erasures.reserveCapacity(sweepCount)

@@ -170,11 +170,13 @@ enum BinarySections {
   }
 
   static func isAncillaryTag(_ tag: [UInt8]) -> Bool {
-    guard tag.count == 4, let first = tag.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+    guard tag.count == 4, let first = tag.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+    else {
       return false
     }
     return tag.allSatisfy {
-      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+      (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0)
+        || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
         || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
     }
   }

@@ -44,7 +44,8 @@ struct ByteReader {
 
   mutating func u32() throws(DocumentError) -> UInt32 {
     let i = try take(4)
-    return UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3]) << 24
+    return UInt32(bytes[i]) | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 3])
+      << 24
   }
 
   mutating func u64() throws(DocumentError) -> UInt64 {
@@ -65,7 +66,8 @@ struct ByteReader {
   }
 
   /// A finite `Float` >= `minimum`.
-  mutating func f32(_ what: @autoclosure () -> String, atLeast minimum: Float) throws(DocumentError) -> Float {
+  mutating func f32(_ what: @autoclosure () -> String, atLeast minimum: Float) throws(DocumentError) -> Float
+  {
     let at = index
     let v = try f32(what())
     guard v >= minimum else {
@@ -110,6 +112,12 @@ struct ByteReader {
     let raw = try data(what)
     guard let text = String(validating: raw, as: UTF8.self) else { throw error(.invalidUTF8, at: at) }
     return text
+  }
+
+  /// Moves to `position`, which must lie between the current position and the end.
+  mutating func seek(to position: Int) throws(DocumentError) {
+    guard position >= index, position <= end else { throw error(.invalidBinary("seek outside the data")) }
+    index = position
   }
 
   /// Skips `count` bytes, returning where they start.

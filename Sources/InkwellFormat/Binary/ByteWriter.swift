@@ -10,11 +10,15 @@ struct ByteWriter {
   }
 
   mutating func u32(_ v: UInt32) {
-    for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift))) }
+    for shift in stride(from: 0, to: 32, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: v >> UInt32(shift)))
+    }
   }
 
   mutating func u64(_ v: UInt64) {
-    for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift))) }
+    for shift in stride(from: 0, to: 64, by: 8) {
+      bytes.append(UInt8(truncatingIfNeeded: v >> UInt64(shift)))
+    }
   }
 
   mutating func f32(_ v: Float) { u32(v.bitPattern) }

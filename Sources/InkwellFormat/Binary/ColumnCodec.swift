@@ -84,36 +84,65 @@ enum ColumnCodec {
       throw reader.error(.invalidBinary("unknown column coding \(header) for \(what())"), at: headerOffset)
     }
     guard count <= reader.remaining else {
-      throw reader.error(.countTooLarge(count: UInt64(count), what: what() + " value", limit: reader.remaining))
+      throw reader.error(
+        .countTooLarge(count: UInt64(count), what: what() + " value", limit: reader.remaining))
     }
     let extrapolate = mode & 1 == 1
     let scale = powersOfTen[digits]
-    var values = [Float]()
-    values.reserveCapacity(count)
-    var previous: Int64 = 0
-    var beforePrevious: Int64 = 0
-    for i in 0..<count {
-      let at = reader.index
-      let zigzag = try reader.varint()
-      let residual = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-      let prediction = extrapolate && i >= 2 ? previous &* 2 &- beforePrevious : previous
-      let n = residual &+ prediction
-      beforePrevious = previous
-      previous = n
-      let value: Float
-      if mode < 2 {
-        guard let key = UInt32(exactly: n) else {
-          throw reader.error(.invalidBinary("\(what()) value \(i) is not a float bit pattern"), at: at)
+    // The hot loop of binary loading: it reads through a buffer pointer and reports a problem as an
+    // offset and a reason, thrown once outside.
+    var values = [Float](repeating: 0, count: count)
+    var position = reader.index
+    let end = reader.end
+    var failure: (offset: Int, kind: DocumentError.Kind)?
+    reader.bytes.withUnsafeBufferPointer { buffer in
+      values.withUnsafeMutableBufferPointer { output in
+        var previous: Int64 = 0
+        var beforePrevious: Int64 = 0
+        for i in 0..<count {
+          let at = position
+          var zigzag: UInt64 = 0
+          var shift: UInt64 = 0
+          while true {
+            guard position < end else {
+              failure = (position, .truncated(needed: 1, available: 0))
+              return
+            }
+            let byte = buffer[position]
+            position &+= 1
+            guard shift < 63 || byte <= 1 else {
+              failure = (at, .invalidBinary("varint overflows 64 bits"))
+              return
+            }
+            zigzag |= UInt64(byte & 0x7F) << shift
+            if byte < 0x80 { break }
+            shift &+= 7
+          }
+          let residual = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+          let prediction = extrapolate && i >= 2 ? previous &* 2 &- beforePrevious : previous
+          let n = residual &+ prediction
+          beforePrevious = previous
+          previous = n
+          let value: Float
+          if mode < 2 {
+            guard let key = UInt32(exactly: n) else {
+              failure = (at, .invalidBinary("value \(i) is not a float bit pattern"))
+              return
+            }
+            value = Float(bitPattern: bitPattern(fromOrderedKey: key))
+          } else {
+            value = Float(Double(n) / scale)
+          }
+          guard value.isFinite else {
+            failure = (at, .valueOutOfRange(value: "\(value)", allowed: "a finite number"))
+            return
+          }
+          output[i] = value
         }
-        value = Float(bitPattern: bitPattern(fromOrderedKey: key))
-      } else {
-        value = Float(Double(n) / scale)
       }
-      guard value.isFinite else {
-        throw reader.error(.valueOutOfRange(value: "\(value)", allowed: "a finite number for \(what())"), at: at)
-      }
-      values.append(value)
     }
+    if let failure { throw reader.error(failure.kind, at: failure.offset, path: "." + what()) }
+    try reader.seek(to: position)
     return values
   }
 

@@ -39,7 +39,8 @@ enum Base64 {
     var i = 0
     while i < chars.count {
       let isLast = i + 4 == chars.count
-      let padding = isLast ? (chars[i + 3] == UInt8(ascii: "=") ? (chars[i + 2] == UInt8(ascii: "=") ? 2 : 1) : 0) : 0
+      let padding =
+        isLast ? (chars[i + 3] == UInt8(ascii: "=") ? (chars[i + 2] == UInt8(ascii: "=") ? 2 : 1) : 0) : 0
       var n: UInt32 = 0
       for k in 0..<4 {
         if k >= 4 - padding {

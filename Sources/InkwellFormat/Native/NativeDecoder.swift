@@ -126,7 +126,8 @@ struct NativeDecoder {
     return .unknown(UnknownElement(kind: kind, fields: members.unknown(except: ["kind"])))
   }
 
-  private func drawing(_ value: JSONValue, path: String, known: Set<String>) throws(DocumentError) -> Drawing {
+  private func drawing(_ value: JSONValue, path: String, known: Set<String>) throws(DocumentError) -> Drawing
+  {
     let members = try object(value, path: path)
     let strokeValues = try array(try members.required("strokes"), path: path + ".strokes")
     var strokes: [Stroke] = []
@@ -201,7 +202,9 @@ struct NativeDecoder {
     if let v = members.optional("creationDate") {
       creationDate = try double(v, path: path + ".creationDate")
     }
-    let mask = try members.optional("mask").map { v throws(DocumentError) in try self.mask(v, path: path + ".mask") }
+    let mask = try members.optional("mask").map { v throws(DocumentError) in
+      try self.mask(v, path: path + ".mask")
+    }
     let fields = try pointFields(try members.required("fields"), path: path + ".fields")
     let points = try self.points(
       try members.required("points"), fields: fields, ink: ink, path: path + ".points")
@@ -221,7 +224,8 @@ struct NativeDecoder {
         let p = "\(path).clip[\(i)]"
         let n = try floatList(polygon, path: p)
         guard n.count % 2 == 0 else {
-          throw failure(.wrongArrayLength(expected: n.count + 1, found: n.count, elements: "x, y pairs"), p, polygon)
+          throw failure(
+            .wrongArrayLength(expected: n.count + 1, found: n.count, elements: "x, y pairs"), p, polygon)
         }
         result.append(stride(from: 0, to: n.count, by: 2).map { Point(x: n[$0], y: n[$0 + 1]) })
       }
@@ -242,7 +246,8 @@ struct NativeDecoder {
         let n = try floatList(sweep, path: p)
         guard n.count % 3 == 0 else {
           throw failure(
-            .wrongArrayLength(expected: n.count + 3 - n.count % 3, found: n.count, elements: "x, y, radius triples"),
+            .wrongArrayLength(
+              expected: n.count + 3 - n.count % 3, found: n.count, elements: "x, y, radius triples"),
             p, sweep)
         }
         var centers: [Point] = []
@@ -257,7 +262,9 @@ struct NativeDecoder {
         erasures.append(EraserSweep(centers: centers, radii: radii))
       }
     }
-    return StrokeMask(clip: clip, fillRule: fillRule, erasures: erasures, unknownFields: members.unknown(except: NativeKeys.mask))
+    return StrokeMask(
+      clip: clip, fillRule: fillRule, erasures: erasures,
+      unknownFields: members.unknown(except: NativeKeys.mask))
   }
 
   private func ink(_ value: JSONValue, path: String) throws(DocumentError) -> Ink {

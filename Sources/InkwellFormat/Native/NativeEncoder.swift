@@ -65,7 +65,8 @@ enum NativeEncoder {
     return 1
   }
 
-  private static func encode(_ drawing: Drawing, kind: Bool, path: String) throws(DocumentError) -> JSONValue {
+  private static func encode(_ drawing: Drawing, kind: Bool, path: String) throws(DocumentError) -> JSONValue
+  {
     var strokes: [JSONValue] = []
     strokes.reserveCapacity(drawing.strokes.count)
     for (index, stroke) in drawing.strokes.enumerated() {

@@ -53,7 +53,8 @@ public enum PointField: String, CaseIterable, Hashable, Sendable {
   /// Whether the field must not be negative.
   public var isNonNegative: Bool {
     switch self {
-    case .width, .height, .opacity, .force, .altitude, .secondaryScale, .threshold, .lateralJitter: return true
+    case .width, .height, .opacity, .force, .altitude, .secondaryScale, .threshold, .lateralJitter:
+      return true
     case .x, .y, .t, .azimuth, .roll: return false
     }
   }
