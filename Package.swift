@@ -70,7 +70,8 @@ let package = Package(
       dependencies: [
         "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
         "inkwell",
-      ]
+      ],
+      exclude: ["Malformed"]
     ),
   ]
 )

@@ -71,9 +71,6 @@ struct BinaryDecoder {
     guard let elementSection else {
       throw DocumentError(.invalidBinary("no ELEM section"), path: "", byteOffset: bytes.count)
     }
-    if let thumbnail, thumbnail.isEmpty {
-      throw DocumentError(.invalidBinary("empty thumbnail"), path: "THMB", byteOffset: 12)
-    }
     var headReader = ByteReader(bytes, range: head.range, path: "HEAD")
     var document = try self.head(&headReader, thumbnail: thumbnail)
     document.thumbnailPNG = thumbnail
