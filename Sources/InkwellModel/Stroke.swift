@@ -39,7 +39,7 @@ public struct Stroke: Hashable, Sendable {
   ///
   /// Computed on the curve's center line, sampled `StrokeMask.samplesPerSegment` times per segment;
   /// each change between visible and hidden is then located by bisection to within
-  /// 1/2¹⁶ of a segment. A visible run shorter than one sample step can be missed.
+  /// 1/2¹⁷ of a segment. A visible run shorter than one sample step can be missed.
   public var maskedPathRanges: [ClosedRange<Float>] {
     guard !path.isEmpty else { return [] }
     guard let mask, !mask.isEmpty else { return [0...path.parametricEnd] }
