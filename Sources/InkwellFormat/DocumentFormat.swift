@@ -11,7 +11,8 @@ import InkwellModel
 
 /// The formats Inkwell reads. Only `.native` is also written.
 public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
-  /// Inkwell's own JSON format (`.inkwell.json`); see `NativeFormat`.
+  /// Inkwell's own format, JSON (`.inkwell.json`, `NativeFormat`) or binary (`.inkwell`,
+  /// `BinaryFormat`).
   case native
   /// libmypaint's recorded events (`.dat`); see `LibMyPaintEventsImporter`.
   case libmypaintEvents = "mypaint"
@@ -82,9 +83,13 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
   }
 
   private static func detect(bytes: [UInt8]) -> DocumentFormat? {
+    if BinaryFormat.isBinary(bytes) { return .native }
     if Gzip.hasSignature(bytes) { return detectCompressed(bytes) }
     let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     if firstByte == UInt8(ascii: "{") {
+      // A native document names itself near its start; don't parse a large file twice to see it.
+      let head = Array(bytes.prefix(4096))
+      if contains(head, #""format""#) && contains(head, #""inkwell""#) { return .native }
       guard let root = try? JSONReader.parse(bytes), case .object(let members) = root.content else {
         return nil
       }
@@ -115,6 +120,16 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
     if first == 1, counts.count == 2, counts[1] == 7 { return .bdalabSVC }
     if first == 4 { return .libmypaintEvents }
     return nil
+  }
+
+  /// Whether `needle`'s UTF-8 bytes occur in `haystack`.
+  private static func contains(_ haystack: [UInt8], _ needle: String) -> Bool {
+    let pattern = Array(needle.utf8)
+    guard pattern.count <= haystack.count else { return false }
+    for start in 0...(haystack.count - pattern.count) where haystack[start] == pattern[0] {
+      if haystack[start..<(start + pattern.count)].elementsEqual(pattern) { return true }
+    }
+    return false
   }
 
   /// MyScript or perfect-freehand, from the shape of a parsed JSON document.

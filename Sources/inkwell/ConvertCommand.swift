@@ -1,17 +1,35 @@
-// convert: any readable format → the native format.
+// convert: any readable format → the native format, JSON or binary.
 
 import Inkwell
 
-/// `inkwell convert INPUT OUTPUT [--from native|mypaint|svc|signal-json]`: reads INPUT (its format
-/// detected from content and extension unless `--from` names it) and writes it as native JSON.
-/// `-` reads standard input or writes standard output.
+/// `inkwell convert INPUT OUTPUT [--from FORMAT] [--to json|binary]`: reads INPUT (its format
+/// detected from content and extension unless `--from` names it) and writes it as native JSON, or
+/// binary when `--to binary` says so or OUTPUT ends in `.inkwell`. `-` reads standard input or
+/// writes standard output.
 enum ConvertCommand {
+  /// The encodings `convert` writes.
+  enum Encoding: String {
+    case json
+    case binary
+
+    /// Binary for `.inkwell`, JSON otherwise (`.inkwell.json`, `.json`, `-`).
+    init(path: String) {
+      self = path.lowercased().hasSuffix(BinaryFormat.fileExtension) ? .binary : .json
+    }
+  }
+
   static func run(_ arguments: [String]) throws {
     var positional: [String] = []
     var forcedFormat: DocumentFormat?
+    var encoding: Encoding?
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
-      if argument == "--from" {
+      if argument == "--to" {
+        guard let name = remaining.popFirst(), let chosen = Encoding(rawValue: name) else {
+          throw CommandError(message: "convert: --to needs 'json' or 'binary'", status: 2)
+        }
+        encoding = chosen
+      } else if argument == "--from" {
         guard let name = remaining.popFirst() else {
           throw CommandError(message: "convert: --from needs a format name", status: 2)
         }
@@ -28,7 +46,7 @@ enum ConvertCommand {
     }
     guard positional.count == 2 else {
       throw CommandError(
-        message: "usage: inkwell convert INPUT OUTPUT [--from native|mypaint|svc|signal-json]", status: 2)
+        message: "usage: inkwell convert INPUT OUTPUT [--from FORMAT] [--to json|binary]", status: 2)
     }
     let (input, output) = (positional[0], positional[1])
     let bytes = try FileIO.read(input)
@@ -37,9 +55,14 @@ enum ConvertCommand {
     }
     do {
       let document = try format.load(bytes)
-      try FileIO.write(try NativeFormat.encode(document), to: output)
+      let encoded: [UInt8]
+      switch encoding ?? Encoding(path: output) {
+      case .json: encoded = try NativeFormat.encode(document)
+      case .binary: encoded = try BinaryFormat.encode(document)
+      }
+      try FileIO.write(encoded, to: output)
     } catch let error as DocumentError {
-      throw CommandError(message: "\(input): \(error)")
+      throw CommandError(message: "\(input): \(error) [\(error.category.rawValue)]")
     }
   }
 }

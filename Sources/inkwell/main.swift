@@ -13,10 +13,13 @@ let usage = """
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
                  [--png-effort 1-9] [--from FORMAT]
-    convert INPUT OUTPUT [--from FORMAT]
+    convert INPUT OUTPUT [--from FORMAT] [--to json|binary]
+    info DOC [--from FORMAT] [--json]
 
-  formats: native (.inkwell.json), mypaint (.dat), svc (.svc), signal-json
     help
+
+  formats: native (.inkwell.json JSON, .inkwell binary), mypaint (.dat), svc (.svc), signal-json,
+    inkml (.inkml), xopp (.xopp, .xoj), myscript, perfect-freehand, google-ink (.binarypb), rnote (.rnote)
 
   '-' as INPUT reads standard input; '-' as OUTPUT writes standard output.
   """
@@ -55,6 +58,7 @@ do {
   switch command {
   case "render": try RenderCommand.run(arguments)
   case "convert": try ConvertCommand.run(arguments)
+  case "info": try InfoCommand.run(arguments)
   case "help", "-h", "--help": print(usage)
   default: throw CommandError(message: "unknown command '\(command)'\n\(usage)", status: 2)
   }

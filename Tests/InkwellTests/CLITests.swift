@@ -231,3 +231,45 @@ struct RenderCommandTests {
     #expect(result.stderr.hasPrefix("inkwell: "))
   }
 }
+
+@Suite struct InfoCommandTests {
+  @Test func infoJSONReportsCountsAndContentVersion() throws {
+    let dir = temporaryDirectory()
+    let reed = """
+      {"format": "inkwell", "version": 1, "drawing": {"strokes": [
+       {"ink": {"type": "reed", "color": "#000000"}, "fields": ["x", "y"], "points": [[0, 0], [5, 5]]},
+       {"ink": {"type": "pen", "color": "#000000"}, "fields": ["x", "y"], "points": [[1, 1]]}]}}
+      """
+    let path = dir + "/reed.inkwell.json"
+    try Data(reed.utf8).write(to: URL(fileURLWithPath: path))
+    let result = try runInkwell(["info", path, "--json"])
+    #expect(result.status == 0)
+    let summary = try JSONReader.parse(result.stdout)
+    #expect(summary["strokes"]?.intValue == 2)
+    #expect(summary["points"]?.intValue == 3)
+    #expect(summary["requiredContentVersion"]?.intValue == 4)
+    let binary = dir + "/reed.inkwell"
+    #expect(try runInkwell(["convert", path, binary]).status == 0)
+    let fromBinary = try JSONReader.parse(try runInkwell(["info", "--json", binary]).stdout)
+    #expect(fromBinary["format"]?.stringValue == "binary")
+    #expect(fromBinary["requiredContentVersion"]?.intValue == 4)
+    let back = dir + "/back.json"
+    #expect(try runInkwell(["convert", binary, back, "--to", "json"]).status == 0)
+    #expect(
+      try readInput(back, maxBytes: 1 << 20) == NativeFormat.encode(NativeFormat.decode(Array(reed.utf8))))
+  }
+
+  @Test func infoReportsBarrelRollFountainPen() throws {
+    let dir = temporaryDirectory()
+    let text = """
+      {"format": "inkwell", "version": 1, "drawing": {"strokes": [
+       {"ink": {"type": "fountainPen", "color": "#000000"}, "fields": ["x", "y", "roll"], "points": [[0, 0, 0.5]]}]}}
+      """
+    let path = dir + "/roll.inkwell.json"
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let summary = try JSONReader.parse(try runInkwell(["info", path, "--json"]).stdout)
+    #expect(summary["requiredContentVersion"]?.intValue == 3)
+    let bad = try runInkwell(["info", dir + "/missing.inkwell"])
+    #expect(bad.status != 0)
+  }
+}

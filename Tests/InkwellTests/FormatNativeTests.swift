@@ -196,8 +196,8 @@ import Testing
       name: "missing version", text: #"{"format": "inkwell"}"#, kind: .missingKey("version"), path: "",
       line: 1, column: 1),
     Failure(
-      name: "newer version", text: #"{"format": "inkwell", "version": 2, "drawing": {}}"#,
-      kind: .unsupportedVersion(found: 2, supported: 1), path: "version", line: 1, column: 34),
+      name: "newer version", text: #"{"format": "inkwell", "version": 3, "drawing": {}}"#,
+      kind: .unsupportedVersion(found: 3, supported: 2), path: "version", line: 1, column: 34),
     Failure(
       name: "version zero", text: #"{"format": "inkwell", "version": 0}"#, kind: .invalidVersion("0"),
       path: "version", line: 1, column: 34),

@@ -9,30 +9,101 @@ struct NativeDecoder {
     do {
       root = try JSONReader.parse(bytes)
     } catch {
-      throw DocumentError(.invalidJSON(error.reason), location: error.location)
+      throw DocumentError(
+        .invalidJSON(error.reason), location: error.location,
+        category: Self.looksNative(bytes) ? .malformedData : .incorrectFormat)
     }
-    let top = try object(root, path: "")
-    let format = try top.required("format")
+    let top: ObjectMembers
+    do {
+      top = try object(root, path: "")
+    } catch {
+      throw recategorized(error, as: .incorrectFormat)
+    }
+    let format: JSONValue
+    do {
+      format = try top.required("format")
+    } catch {
+      throw recategorized(error, as: .incorrectFormat)
+    }
     let formatName = try string(format, path: "format")
     guard formatName == "inkwell" else {
       throw failure(.notInkwellDocument(format: formatName), "format", format)
     }
-    try checkVersion(try top.required("version"))
-    let bounds = try top.optional("bounds").map { v throws(DocumentError) in try rect(v, path: "bounds") }
-    let drawingObject = try object(try top.required("drawing"), path: "drawing")
-    let strokesValue = try drawingObject.required("strokes")
-    let strokeValues = try array(strokesValue, path: "drawing.strokes")
-    var strokes: [Stroke] = []
-    strokes.reserveCapacity(strokeValues.count)
-    for (index, value) in strokeValues.enumerated() {
-      strokes.append(try stroke(value, path: "drawing.strokes[\(index)]"))
+    // Read leniently before anything can fail, so that a too-new error can hand it back.
+    var thumbnail: [UInt8]?
+    if let value = top.optional("thumbnail"), case .string(let text) = value.content {
+      thumbnail = Base64.decode(text)
     }
-    return Document(bounds: bounds, drawing: Drawing(strokes: strokes))
+    let version = try checkVersion(try top.required("version"), thumbnail: thumbnail)
+    if let value = top.optional("contentVersion") {
+      let contentVersion = try integer(value, as: Int.self, path: "contentVersion")
+      guard contentVersion >= 1 else {
+        throw failure(.valueOutOfRange(value: value.numberText, allowed: ">= 1"), "contentVersion", value)
+      }
+      guard contentVersion <= FeatureSet.newestContentVersion else {
+        throw DocumentError(
+          .contentTooNew(found: contentVersion, supported: FeatureSet.newestContentVersion),
+          path: "contentVersion", location: SourceLocation(offset: value.offset, in: bytes),
+          thumbnailPNG: thumbnail)
+      }
+    }
+    if let value = top.optional("thumbnail") {
+      let text = try string(value, path: "thumbnail")
+      guard Base64.decode(text) != nil else { throw failure(.invalidBase64, "thumbnail", value) }
+    }
+    let bounds = try top.optional("bounds").map { v throws(DocumentError) in try rect(v, path: "bounds") }
+    var featureSet = FeatureSet.latest
+    if let value = top.optional("featureSet") {
+      featureSet = try self.featureSet(value, path: "featureSet", thumbnail: thumbnail)
+    }
+    var elements: [MarkupElement] = []
+    if version == 1 {
+      if let member = top.byKey["elements"] { throw keyNotInVersion("elements", version, member) }
+      let drawing = try self.drawing(try top.required("drawing"), path: "drawing", known: ["strokes"])
+      elements = [.drawing(drawing)]
+    } else {
+      if let member = top.byKey["drawing"] { throw keyNotInVersion("drawing", version, member) }
+      let list = try array(try top.required("elements"), path: "elements")
+      elements.reserveCapacity(list.count)
+      for (index, value) in list.enumerated() {
+        elements.append(try element(value, path: "elements[\(index)]"))
+      }
+    }
+    let markup = Markup(bounds: bounds, featureSet: featureSet, elements: elements)
+    return Document(
+      markup: markup, thumbnailPNG: thumbnail, unknownFields: top.unknown(except: NativeKeys.document))
+  }
+
+  /// Whether bytes that are not valid JSON still look like a native document (its `"format"` and
+  /// `"inkwell"` strings near the start), so that the error says "broken" rather than "not ours".
+  static func looksNative(_ bytes: [UInt8]) -> Bool {
+    let head = Array(bytes.prefix(4096))
+    return contains(head, Array(#""format""#.utf8)) && contains(head, Array(#""inkwell""#.utf8))
+  }
+
+  private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+    guard haystack.count >= needle.count else { return false }
+    for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+      if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
+    }
+    return false
+  }
+
+  private func recategorized(_ error: DocumentError, as category: DocumentError.Category) -> DocumentError {
+    var error = error
+    error.category = category
+    return error
+  }
+
+  private func keyNotInVersion(_ key: String, _ version: Int, _ member: JSONMember) -> DocumentError {
+    DocumentError(
+      .keyNotInVersion(key: key, version: version), path: "",
+      location: SourceLocation(offset: member.keyOffset, in: bytes))
   }
 
   // MARK: Document parts
 
-  private func checkVersion(_ value: JSONValue) throws(DocumentError) {
+  private func checkVersion(_ value: JSONValue, thumbnail: [UInt8]?) throws(DocumentError) -> Int {
     guard case .number(let number) = value.content else {
       throw failure(.wrongType(expected: "a number", found: value.typeDescription), "version", value)
     }
@@ -40,8 +111,79 @@ struct NativeDecoder {
       throw failure(.invalidVersion(number.text), "version", value)
     }
     guard version <= NativeFormat.version else {
-      throw failure(.unsupportedVersion(found: version, supported: NativeFormat.version), "version", value)
+      throw DocumentError(
+        .unsupportedVersion(found: version, supported: NativeFormat.version), path: "version",
+        location: SourceLocation(offset: value.offset, in: bytes), thumbnailPNG: thumbnail)
     }
+    return version
+  }
+
+  private func element(_ value: JSONValue, path: String) throws(DocumentError) -> MarkupElement {
+    let members = try object(value, path: path)
+    let kindValue = try members.required("kind")
+    let kind = try string(kindValue, path: path + ".kind")
+    if kind == "drawing" { return .drawing(try drawing(value, path: path, known: ["kind", "strokes"])) }
+    return .unknown(UnknownElement(kind: kind, fields: members.unknown(except: ["kind"])))
+  }
+
+  private func drawing(_ value: JSONValue, path: String, known: Set<String>) throws(DocumentError) -> Drawing
+  {
+    let members = try object(value, path: path)
+    let strokeValues = try array(try members.required("strokes"), path: path + ".strokes")
+    var strokes: [Stroke] = []
+    strokes.reserveCapacity(strokeValues.count)
+    for (index, value) in strokeValues.enumerated() {
+      strokes.append(try stroke(value, path: "\(path).strokes[\(index)]"))
+    }
+    return Drawing(strokes: strokes, unknownFields: members.unknown(except: known))
+  }
+
+  private func featureSet(_ value: JSONValue, path: String, thumbnail: [UInt8]?) throws(DocumentError)
+    -> FeatureSet
+  {
+    let members = try object(value, path: path)
+    let versionValue = try members.required("contentVersion")
+    let contentVersion = try integer(versionValue, as: Int.self, path: path + ".contentVersion")
+    guard contentVersion >= 1 else {
+      throw failure(
+        .valueOutOfRange(value: versionValue.numberText, allowed: ">= 1"), path + ".contentVersion",
+        versionValue)
+    }
+    guard contentVersion <= FeatureSet.newestContentVersion else {
+      throw DocumentError(
+        .contentTooNew(found: contentVersion, supported: FeatureSet.newestContentVersion),
+        path: path + ".contentVersion", location: SourceLocation(offset: versionValue.offset, in: bytes),
+        thumbnailPNG: thumbnail)
+    }
+    func names<T>(_ key: String, _ make: (String) -> T?, known: [String]) throws(DocumentError) -> [T] {
+      let list = try array(try members.required(key), path: "\(path).\(key)")
+      var result: [T] = []
+      for (i, element) in list.enumerated() {
+        let name = try string(element, path: "\(path).\(key)[\(i)]")
+        guard let item = make(name) else {
+          throw failure(.unknownName(name, known: known), "\(path).\(key)[\(i)]", element)
+        }
+        result.append(item)
+      }
+      return result
+    }
+    let features = try names(
+      "features", { FeatureSet.Feature(rawValue: $0) }, known: FeatureSet.Feature.allCases.map(\.rawValue))
+    let inks = try names("inks", { InkType(rawValue: $0) }, known: InkType.allCases.map(\.rawValue))
+    let shapes = try names("shapes", { ShapeType(rawValue: $0) }, known: ShapeType.allCases.map(\.rawValue))
+    let markers = try names(
+      "lineMarkers", { LineMarkerPositions(name: $0) }, known: LineMarkerPositions.names)
+    let exposureValue = try members.required("colorMaximumLinearExposure")
+    let exposure = try float(exposureValue, path: path + ".colorMaximumLinearExposure")
+    guard exposure >= 1 else {
+      throw failure(
+        .valueOutOfRange(value: exposureValue.numberText, allowed: ">= 1"),
+        path + ".colorMaximumLinearExposure", exposureValue)
+    }
+    return FeatureSet(
+      features: Set(features), inks: Set(inks), shapes: Set(shapes),
+      lineMarkerPositions: markers.reduce([]) { $0.union($1) }, colorMaximumLinearExposure: exposure,
+      contentVersion: contentVersion, unknownFields: members.unknown(except: NativeKeys.featureSet))
   }
 
   private func stroke(_ value: JSONValue, path: String) throws(DocumentError) -> Stroke {
@@ -60,12 +202,69 @@ struct NativeDecoder {
     if let v = members.optional("creationDate") {
       creationDate = try double(v, path: path + ".creationDate")
     }
+    let mask = try members.optional("mask").map { v throws(DocumentError) in
+      try self.mask(v, path: path + ".mask")
+    }
     let fields = try pointFields(try members.required("fields"), path: path + ".fields")
     let points = try self.points(
       try members.required("points"), fields: fields, ink: ink, path: path + ".points")
     return Stroke(
       ink: ink, path: StrokePath(controlPoints: points, creationDate: creationDate),
-      transform: transform, randomSeed: seed)
+      transform: transform, randomSeed: seed, mask: mask,
+      unknownFields: members.unknown(except: NativeKeys.stroke))
+  }
+
+  private func mask(_ value: JSONValue, path: String) throws(DocumentError) -> StrokeMask {
+    let members = try object(value, path: path)
+    var clip: [[Point]]?
+    if let v = members.optional("clip") {
+      let polygons = try array(v, path: path + ".clip")
+      var result: [[Point]] = []
+      for (i, polygon) in polygons.enumerated() {
+        let p = "\(path).clip[\(i)]"
+        let n = try floatList(polygon, path: p)
+        guard n.count % 2 == 0 else {
+          throw failure(
+            .wrongArrayLength(expected: n.count + 1, found: n.count, elements: "x, y pairs"), p, polygon)
+        }
+        result.append(stride(from: 0, to: n.count, by: 2).map { Point(x: n[$0], y: n[$0 + 1]) })
+      }
+      clip = result
+    }
+    var fillRule = FillRule.nonZero
+    if let v = members.optional("fillRule") {
+      let name = try string(v, path: path + ".fillRule")
+      guard let rule = FillRule(rawValue: name) else {
+        throw failure(.unknownName(name, known: FillRule.allCases.map(\.rawValue)), path + ".fillRule", v)
+      }
+      fillRule = rule
+    }
+    var erasures: [EraserSweep] = []
+    if let v = members.optional("erasures") {
+      for (i, sweep) in try array(v, path: path + ".erasures").enumerated() {
+        let p = "\(path).erasures[\(i)]"
+        let n = try floatList(sweep, path: p)
+        guard n.count % 3 == 0 else {
+          throw failure(
+            .wrongArrayLength(
+              expected: n.count + 3 - n.count % 3, found: n.count, elements: "x, y, radius triples"),
+            p, sweep)
+        }
+        var centers: [Point] = []
+        var radii: [Float] = []
+        for k in stride(from: 0, to: n.count, by: 3) {
+          guard n[k + 2] >= 0 else {
+            throw failure(.valueOutOfRange(value: "\(n[k + 2])", allowed: ">= 0 for a radius"), p, sweep)
+          }
+          centers.append(Point(x: n[k], y: n[k + 1]))
+          radii.append(n[k + 2])
+        }
+        erasures.append(EraserSweep(centers: centers, radii: radii))
+      }
+    }
+    return StrokeMask(
+      clip: clip, fillRule: fillRule, erasures: erasures,
+      unknownFields: members.unknown(except: NativeKeys.mask))
   }
 
   private func ink(_ value: JSONValue, path: String) throws(DocumentError) -> Ink {
@@ -83,7 +282,7 @@ struct NativeDecoder {
         throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 0"), path + ".width", v)
       }
     }
-    return Ink(type: type, color: color, width: width)
+    return Ink(type: type, color: color, width: width, unknownFields: members.unknown(except: NativeKeys.ink))
   }
 
   private func color(_ value: JSONValue, path: String) throws(DocumentError) -> Color {
@@ -237,6 +436,14 @@ struct NativeDecoder {
     return result
   }
 
+  private func floatList(_ value: JSONValue, path: String) throws(DocumentError) -> [Float] {
+    let elements = try array(value, path: path)
+    var result: [Float] = []
+    result.reserveCapacity(elements.count)
+    for (i, element) in elements.enumerated() { result.append(try float(element, path: "\(path)[\(i)]")) }
+    return result
+  }
+
   private func floats(
     _ value: JSONValue, count: Int, elements names: String, path: String
   ) throws(DocumentError) -> [Float] {
@@ -262,6 +469,16 @@ private struct ObjectMembers {
   let byKey: [String: JSONMember]
 
   func optional(_ key: String) -> JSONValue? { byKey[key]?.value }
+
+  /// The members whose keys are not in `known`, in source order, as compact JSON text.
+  func unknown(except known: Set<String>) -> UnknownFields {
+    guard case .object(let members) = value.content, members.contains(where: { !known.contains($0.key) })
+    else { return UnknownFields() }
+    return UnknownFields(
+      members.filter { !known.contains($0.key) }.map {
+        UnknownFields.Field(name: $0.key, json: JSONWriter.write($0.value, style: .compact))
+      })
+  }
 
   func required(_ key: String) throws(DocumentError) -> JSONValue {
     guard let member = byKey[key] else { throw missing(key) }

@@ -22,16 +22,30 @@ public enum PointField: String, CaseIterable, Hashable, Sendable {
   case altitude
   /// Barrel roll, radians, default 0.
   case roll
+  /// Second size multiplier (watercolor spread), >= 0, default 1. Format version 2.
+  case secondaryScale
+  /// Alpha cut-off of soft-edged inks (reed), 0...1 (>= 0 is enforced), default 0. Format version 2.
+  case threshold
+  /// Sideways edge wander (pencil), document units, >= 0, default 0. Format version 2.
+  case lateralJitter
 
   /// Whether every stroke must list the field.
   public var isRequired: Bool { self == .x || self == .y }
 
+  /// The first native format version with this column.
+  public var formatVersion: Int {
+    switch self {
+    case .secondaryScale, .threshold, .lateralJitter: return 2
+    default: return 1
+    }
+  }
+
   /// The value a point takes when the field is absent, for a stroke drawn with `ink`.
   public func defaultValue(for ink: Ink) -> Float {
     switch self {
-    case .x, .y, .t, .azimuth, .roll: return 0
+    case .x, .y, .t, .azimuth, .roll, .threshold, .lateralJitter: return 0
     case .width, .height: return ink.width
-    case .opacity, .force: return 1
+    case .opacity, .force, .secondaryScale: return 1
     case .altitude: return .pi / 2
     }
   }
@@ -39,7 +53,8 @@ public enum PointField: String, CaseIterable, Hashable, Sendable {
   /// Whether the field must not be negative.
   public var isNonNegative: Bool {
     switch self {
-    case .width, .height, .opacity, .force, .altitude: return true
+    case .width, .height, .opacity, .force, .altitude, .secondaryScale, .threshold, .lateralJitter:
+      return true
     case .x, .y, .t, .azimuth, .roll: return false
     }
   }
@@ -57,6 +72,9 @@ public enum PointField: String, CaseIterable, Hashable, Sendable {
     case .azimuth: return point.azimuth
     case .altitude: return point.altitude
     case .roll: return point.rollAngle
+    case .secondaryScale: return point.secondaryScale
+    case .threshold: return point.threshold
+    case .lateralJitter: return point.lateralJitter
     }
   }
 
@@ -73,6 +91,9 @@ public enum PointField: String, CaseIterable, Hashable, Sendable {
     case .azimuth: point.azimuth = value
     case .altitude: point.altitude = value
     case .roll: point.rollAngle = value
+    case .secondaryScale: point.secondaryScale = value
+    case .threshold: point.threshold = value
+    case .lateralJitter: point.lateralJitter = value
     }
   }
 }

@@ -1,0 +1,101 @@
+import InkwellModel
+import Testing
+
+@Suite struct DocumentModelTests {
+  static func stroke(
+    _ type: InkType, roll: Float = 0, points: [Point] = [Point(x: 0, y: 0), Point(x: 10, y: 0)]
+  )
+    -> Stroke
+  {
+    Stroke(
+      ink: Ink(type: type, color: .black),
+      path: StrokePath(
+        controlPoints: points.map {
+          StrokePoint(location: $0, size: Size(width: 2, height: 2), rollAngle: roll)
+        }))
+  }
+
+  @Test func requiredContentVersions() {
+    #expect(Self.stroke(.pen).requiredContentVersion == 1)
+    #expect(Self.stroke(.marker).requiredContentVersion == 1)
+    #expect(Self.stroke(.watercolor).requiredContentVersion == 2)
+    #expect(Self.stroke(.fountainPen).requiredContentVersion == 2)
+    #expect(Self.stroke(.fountainPen, roll: 0.3).requiredContentVersion == 3)
+    #expect(Self.stroke(.pen, roll: 0.3).requiredContentVersion == 1)
+    #expect(Self.stroke(.reed).requiredContentVersion == 4)
+    #expect(Drawing().requiredContentVersion == 1)
+    let drawing = Drawing(strokes: [Self.stroke(.pen), Self.stroke(.fountainPen, roll: 1)])
+    #expect(drawing.requiredContentVersion == 3)
+    #expect(Document(drawing: drawing).requiredContentVersion == 3)
+    for type in InkType.allCases { #expect(type.validWidthRange.contains(type.defaultWidth)) }
+  }
+
+  @Test func featureSetAlgebra() {
+    #expect(FeatureSet.empty.isSubset(of: .version1))
+    #expect(FeatureSet.version1.isSubset(of: .latest))
+    #expect(!FeatureSet.latest.isSubset(of: .version1))
+    var set = FeatureSet.version1
+    #expect(set.contains(.text))
+    let removed = set.remove(.text)
+    let removedAgain = set.remove(.text)
+    #expect(removed && !removedAgain)
+    #expect(!set.contains(.text))
+    #expect(set.isSubset(of: .version1) && !FeatureSet.version1.isSubset(of: set))
+    let inserted = set.insert(.text)
+    #expect(inserted)
+    #expect(set == .version1)
+    set.lineMarkerPositions = .start
+    #expect(set.isSubset(of: .version1))
+    #expect(LineMarkerPositions.both == [.start, .end])
+    #expect(FeatureSet.version1.allows(Self.stroke(.pencil)))
+    #expect(!FeatureSet.version1.allows(Self.stroke(.crayon)))
+    var fountain = FeatureSet.latest
+    fountain.contentVersion = 2
+    #expect(fountain.allows(Self.stroke(.fountainPen)))
+    #expect(!fountain.allows(Self.stroke(.fountainPen, roll: 0.5)))
+  }
+
+  @Test func markupOperations() {
+    var markup = Markup(
+      bounds: Rect(x: 0, y: 0, width: 100, height: 100), drawing: Drawing(strokes: [Self.stroke(.pen)]))
+    markup.append(contentsOf: Drawing(strokes: [Self.stroke(.reed)]))
+    #expect(markup.elements.count == 1)
+    #expect(markup.requiredContentVersion == 4)
+    markup.elements.append(.unknown(UnknownElement(kind: "image")))
+    markup.append(contentsOf: Markup(drawing: Drawing(strokes: [Self.stroke(.crayon)])))
+    #expect(markup.elements.map(\.kind) == ["drawing", "image", "drawing"])
+    #expect(markup.drawing.strokes.map(\.ink.type) == [.pen, .reed, .crayon])
+    let frame = markup.contentsRenderFrame
+    #expect(frame == markup.drawing.bounds && !frame.isEmpty)
+    markup.transformContent(AffineTransform(translationX: 5, y: 7))
+    #expect(
+      markup.contentsRenderFrame
+        == Rect(x: frame.minX + 5, y: frame.minY + 7, width: frame.width, height: frame.height))
+    #expect(markup.bounds == Rect(x: 0, y: 0, width: 100, height: 100))
+    markup.removeContentUnsupported(by: .version1)
+    #expect(markup.elements.map(\.kind) == ["drawing", "drawing"])
+    #expect(markup.drawing.strokes.map(\.ink.type) == [.pen])
+    var none = markup
+    none.removeContentUnsupported(by: .empty)
+    #expect(none.elements.isEmpty && none.contentsRenderFrame == .zero)
+    var document = Document(bounds: nil, drawing: Drawing(strokes: [Self.stroke(.pen)]))
+    document.drawing.strokes.append(Self.stroke(.marker))
+    #expect(document.markup.elements.count == 1 && document.drawing.strokes.count == 2)
+  }
+
+  @Test func maskedPathRangesFollowClipAndErasures() throws {
+    var stroke = Self.stroke(.pen, points: (0...10).map { Point(x: Float($0), y: 0) })
+    #expect(stroke.maskedPathRanges == [0...10])
+    let clip = [[Point(x: 2, y: -1), Point(x: 8, y: -1), Point(x: 8, y: 1), Point(x: 2, y: 1)]]
+    stroke.mask = StrokeMask(clip: clip, erasures: [EraserSweep(centers: [Point(x: 5, y: 0)], radius: 1)])
+    let ranges = stroke.maskedPathRanges
+    try #require(ranges.count == 2)
+    #expect(abs(ranges[0].lowerBound - 2) < 0.01 && abs(ranges[0].upperBound - 4) < 0.01)
+    #expect(abs(ranges[1].lowerBound - 6) < 0.01 && abs(ranges[1].upperBound - 8) < 0.01)
+    let bounds = try #require(stroke.renderBounds)
+    #expect(bounds.minX == 2 && bounds.maxX == 8)
+    stroke.mask = StrokeMask(clip: [[Point(x: 20, y: 20), Point(x: 30, y: 20), Point(x: 30, y: 30)]])
+    #expect(stroke.maskedPathRanges.isEmpty)
+    #expect(stroke.renderBounds == nil)
+  }
+}
