@@ -7,6 +7,13 @@
 //
 // Threads take whole tile rows, interleaved (thread k of n renders rows k, k + n, …). The output
 // does not depend on which thread renders a tile, so it is the same for any thread count.
+//
+// Per tile: a tile no primitive touches is written as the background's 8-bit pixel without any
+// float work; otherwise compositing starts at the last opaque primitive that covers the whole tile
+// (everything under it is hidden), and each remaining primitive is one call to accumulate its
+// line pieces and one fused call that resolves coverage column by column straight into the
+// compositor (no coverage buffer round trip). All three shortcuts give the same bytes as the plain
+// loop; the kernels' module head says why.
 
 import Dispatch
 import InkwellKernels
@@ -33,32 +40,6 @@ public struct RGBA8Image: Hashable, Sendable {
   }
 }
 
-/// The kernels the rasterizer calls, so tests can swap in the scalar reference.
-public struct RasterKernels: Sendable {
-  public var accumulateLine: @Sendable (UnsafeMutablePointer<Float>, Float, Float, Float, Float) -> Void
-  public var addBackdrop: @Sendable (UnsafeMutablePointer<Float>, Float) -> Void
-  public var resolveCoverage:
-    @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule) -> Void
-  public var compositeMask:
-    @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void
-  public var compositeSolid: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, Float) -> Void
-  public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
-  public var resolveSRGB8:
-    @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
-
-  /// The C kernels in `shaders-cpu`.
-  public static let native = RasterKernels(
-    accumulateLine: { inkwell_accumulate_line($0, $1, $2, $3, $4) },
-    addBackdrop: { inkwell_add_backdrop($0, $1) },
-    resolveCoverage: {
-      inkwell_resolve_coverage($0, $1, $2 == .nonZero ? INKWELL_FILL_NONZERO : INKWELL_FILL_EVENODD)
-    },
-    compositeMask: { inkwell_composite_mask($0, $1, $2) },
-    compositeSolid: { inkwell_composite_solid($0, $1, $2) },
-    fillTile: { inkwell_fill_tile($0, $1) },
-    resolveSRGB8: { inkwell_resolve_srgb8($0, Int32($1), Int32($2), $3, $4) })
-}
-
 /// Renders binned primitives into an 8-bit image.
 public struct TileRasterizer: Sendable {
   public var kernels: RasterKernels
@@ -73,17 +54,28 @@ public struct TileRasterizer: Sendable {
   ) -> RGBA8Image {
     let grid = bins.grid
     var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
+    let backgroundPixel = resolvedPixel(background)
     pixels.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let output = SharedPointer(base: base)
       let resolve = kernels.resolveSRGB8
-      renderTiles(bins, primitives: primitives, background: background, threads: threads) { col, row, tile in
-        let size = TileGrid.tileSize
+      let size = TileGrid.tileSize
+      forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
+        col, row, tile in
         let x0 = col * size
         let y0 = row * size
         let w = Swift.min(size, grid.width - x0)
         let h = Swift.min(size, grid.height - y0)
-        resolve(tile, w, h, output.base + (y0 * grid.width + x0) * 4, grid.width * 4)
+        let corner = output.base + (y0 * grid.width + x0) * 4
+        guard let tile else {
+          // No primitive touches the tile: every pixel is the background's.
+          UnsafeMutableRawPointer(corner).withMemoryRebound(to: UInt32.self, capacity: grid.width * h) {
+            words in
+            for y in 0..<h { (words + y * grid.width).update(repeating: backgroundPixel, count: w) }
+          }
+          return
+        }
+        resolve(tile, w, h, corner, grid.width * 4)
       }
     }
     return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels)
@@ -104,7 +96,7 @@ public struct TileRasterizer: Sendable {
         for y in 0..<Swift.min(size, grid.height - row * size) {
           for x in 0..<Swift.min(size, grid.width - col * size) {
             let o = output.base + ((row * size + y) * grid.width + col * size + x) * 4
-            for p in 0..<4 { o[p] = tile[p * plane + y * size + x] }
+            for p in 0..<4 { o[p] = tile[p * plane + x * size + y] }
           }
         }
       }
@@ -113,69 +105,145 @@ public struct TileRasterizer: Sendable {
   }
 
   /// Composites every tile and hands it, finished, to `sink` (column, row, planar tile) on the
-  /// thread that rendered it.
+  /// thread that rendered it. The tile is column-major: pixel (x, y) of plane p is at
+  /// p·1024 + x·32 + y.
   public func renderTiles(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>) -> Void
   ) {
-    let grid = bins.grid
-    guard grid.tileCount > 0 else { return }
-    let colors = primitives.map { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] }
-    let rules = primitives.map(\.rule)
-    let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
-    let work = { @Sendable (worker: Int) in
-      let scratch = TileScratch()
-      defer { scratch.deallocate() }
-      var row = worker
-      while row < grid.tilesY {
-        for col in 0..<grid.tilesX {
-          composite(
-            col: col, row: row, bins: bins, colors: colors, rules: rules, background: background,
-            scratch: scratch)
-          sink(col, row, scratch.tile)
-        }
-        row += workers
-      }
-    }
-    if workers == 1 {
-      work(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: false) {
+      col, row, tile in sink(col, row, tile!)
     }
   }
 
-  private func composite(
-    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], background: LinearColor,
-    scratch: TileScratch
+  /// The 8-bit pixel, as stored in memory, of a tile filled with `color`.
+  private func resolvedPixel(_ color: LinearColor) -> UInt32 {
+    let scratch = TileScratch()
+    defer { scratch.deallocate() }
+    var components = [color.red, color.green, color.blue, color.alpha]
+    kernels.fillTile(scratch.tile, &components)
+    var pixel: UInt32 = 0
+    withUnsafeMutableBytes(of: &pixel) { bytes in
+      kernels.resolveSRGB8(scratch.tile, 1, 1, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+    }
+    return pixel
+  }
+
+  /// Renders every tile; `sink` gets `nil` for a tile that no primitive touches when `skipEmpty`.
+  private func forEachTile(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int, skipEmpty: Bool,
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
   ) {
-    let tileIndex = row * bins.grid.tilesX + col
-    var backgroundComponents = [background.red, background.green, background.blue, background.alpha]
-    kernels.fillTile(scratch.tile, &backgroundComponents)
-    let first = bins.entryStart[tileIndex]
-    let end = bins.entryStart[tileIndex + 1]
-    bins.segments.withUnsafeBufferPointer { segments in
-      for e in first..<end {
-        let entry = bins.entries[e]
-        let primitive = Int(entry.primitive)
-        colors[primitive].withUnsafeBufferPointer { color in
-          if entry.segmentCount == 0 {
-            let winding = entry.backdrop
-            let covered = rules[primitive] == .nonZero ? winding != 0 : winding & 1 != 0
-            if covered { kernels.compositeSolid(scratch.tile, color.baseAddress!, 1) }
-            return
+    let grid = bins.grid
+    guard grid.tileCount > 0 else { return }
+    precondition(
+      MemoryLayout<TileSegment>.stride == 16 && MemoryLayout<TileSegment>.offset(of: \.y1) == 12,
+      "TileSegment is not four packed floats")
+    // Colors flat, four floats a primitive, with −0 stored as +0 (see the kernels' module head).
+    var colors: [Float] = []
+    colors.reserveCapacity(primitives.count * 4 + 4)
+    for p in primitives {
+      colors.append(contentsOf: [p.color.red + 0, p.color.green + 0, p.color.blue + 0, p.color.alpha + 0])
+    }
+    colors.append(contentsOf: [
+      background.red + 0, background.green + 0, background.blue + 0, background.alpha + 0,
+    ])
+    let rules = primitives.map(\.rule)
+    let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
+    colors.withUnsafeBufferPointer { colors in
+      bins.entries.withUnsafeBufferPointer { entries in
+        bins.entryStart.withUnsafeBufferPointer { entryStart in
+          bins.segments.withUnsafeBufferPointer { segments in
+            rules.withUnsafeBufferPointer { rules in
+              let scene = SceneView(
+                colors: colors.baseAddress!, rules: rules.baseAddress,
+                entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
+                segments: segments.baseAddress.map {
+                  UnsafeRawPointer($0).assumingMemoryBound(to: Float.self)
+                },
+                background: primitives.count)
+              let work = { @Sendable (worker: Int) in
+                let scratch = TileScratch()
+                defer { scratch.deallocate() }
+                var row = worker
+                while row < grid.tilesY {
+                  for col in 0..<grid.tilesX {
+                    let tileIndex = row * grid.tilesX + col
+                    if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
+                      sink(col, row, nil)
+                      continue
+                    }
+                    composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
+                    sink(col, row, scratch.tile)
+                  }
+                  row += workers
+                }
+              }
+              if workers == 1 {
+                work(0)
+              } else {
+                DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+              }
+            }
           }
-          if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
-          let start = Int(entry.segmentStart)
-          for s in start..<(start + Int(entry.segmentCount)) {
-            let seg = segments[s]
-            kernels.accumulateLine(scratch.cells, seg.x0, seg.y0, seg.x1, seg.y1)
-          }
-          kernels.resolveCoverage(scratch.cells, scratch.coverage, rules[primitive])
-          kernels.compositeMask(scratch.tile, scratch.coverage, color.baseAddress!)
         }
       }
     }
   }
+
+  private func composite(tileIndex: Int, scene: SceneView, scratch: TileScratch) {
+    let first = scene.entryStart[tileIndex]
+    let end = scene.entryStart[tileIndex + 1]
+    // An opaque primitive covering the whole tile hides everything under it: start from the last
+    // one, as if it were the background. Exact: with Sa = m = 1, Dc' = Sc + Dc·0 = Sc for finite Dc.
+    var start = first
+    var base = scene.colors + 4 * scene.background
+    var e = end
+    while e > first {
+      e -= 1
+      let entry = scene.entries![e]
+      let primitive = Int(entry.primitive)
+      let color = scene.colors + 4 * primitive
+      if entry.segmentCount == 0 && color[3] == 1 && Self.covers(entry.backdrop, scene.rules![primitive]) {
+        start = e + 1
+        base = color
+        break
+      }
+    }
+    kernels.fillTile(scratch.tile, base)
+    for e in start..<end {
+      let entry = scene.entries![e]
+      let primitive = Int(entry.primitive)
+      let color = scene.colors + 4 * primitive
+      let rule = scene.rules![primitive]
+      if entry.segmentCount == 0 {
+        if Self.covers(entry.backdrop, rule) { kernels.compositeSolid(scratch.tile, color, 1) }
+        continue
+      }
+      if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
+      kernels.accumulateLines(
+        scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
+      kernels.fillCoverage(scratch.tile, scratch.cells, rule, color)
+    }
+  }
+
+  /// Whether a winding number is inside under `rule`.
+  @inline(__always) static func covers(_ winding: Int32, _ rule: FillRule) -> Bool {
+    rule == .nonZero ? winding != 0 : winding & 1 != 0
+  }
+}
+
+/// The scene's arrays, borrowed for the length of a render and read by every worker.
+private struct SceneView: @unchecked Sendable {
+  /// Four floats a primitive, then the background's.
+  let colors: UnsafePointer<Float>
+  let rules: UnsafePointer<FillRule>?
+  let entries: UnsafePointer<TileEntry>?
+  let entryStart: UnsafePointer<Int>
+  /// Four floats (x0, y0, x1, y1) a segment.
+  let segments: UnsafePointer<Float>?
+  /// The background's index in `colors`.
+  let background: Int
 }
 
 /// An output buffer shared by workers that write disjoint tiles.
@@ -183,21 +251,24 @@ private struct SharedPointer<Element>: @unchecked Sendable {
   let base: UnsafeMutablePointer<Element>
 }
 
-/// Per-thread buffers: cells (coverage accumulation), coverage, and the planar color tile.
+/// Per-thread buffers, aligned for the widest vectors: cells (coverage accumulation), coverage,
+/// and the planar color tile.
 final class TileScratch {
-  static let cellCount = Int(INKWELL_TILE) * Int(INKWELL_CELL_STRIDE)
+  static let cellCount = Int(INKWELL_CELL_COUNT)
   static let pixelCount = Int(INKWELL_TILE_PIXELS)
   let cells: UnsafeMutablePointer<Float>
   let coverage: UnsafeMutablePointer<Float>
   let tile: UnsafeMutablePointer<Float>
 
   init() {
-    cells = .allocate(capacity: Self.cellCount)
-    cells.initialize(repeating: 0, count: Self.cellCount)
-    coverage = .allocate(capacity: Self.pixelCount)
-    coverage.initialize(repeating: 0, count: Self.pixelCount)
-    tile = .allocate(capacity: Self.pixelCount * 4)
-    tile.initialize(repeating: 0, count: Self.pixelCount * 4)
+    func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
+      let raw = UnsafeMutableRawPointer.allocate(
+        byteCount: count * MemoryLayout<Float>.stride, alignment: Int(INKWELL_KERNEL_ALIGNMENT))
+      return raw.initializeMemory(as: Float.self, repeating: 0, count: count)
+    }
+    cells = buffer(Self.cellCount)
+    coverage = buffer(Self.pixelCount)
+    tile = buffer(Self.pixelCount * 4)
   }
 
   func deallocate() {
