@@ -310,3 +310,93 @@ struct SIMDKernelTests {
     }
   }
 }
+
+/// Handwriting-like notes: `count` strokes of 20–80 points, 2–6 px wide, opaque dark ink.
+func notesDrawing(seed: UInt64, count: Int, width: Float, height: Float) -> Drawing {
+  var rng = SeededGenerator(seed: seed)
+  var strokes: [Stroke] = []
+  for _ in 0..<count {
+    var p = Point(x: rng.float(0...width), y: rng.float(0...height))
+    var heading = rng.float(0...(2 * .pi))
+    let inkWidth = rng.float(2...6)
+    var points: [StrokePoint] = []
+    for i in 0..<Int.random(in: 20...80, using: &rng) {
+      points.append(
+        StrokePoint(
+          location: p, timeOffset: Float(i) * 0.01, size: Size(width: inkWidth, height: inkWidth),
+          force: rng.float(0.4...1)))
+      heading += rng.float(-0.6...0.6)
+      let step = rng.float(1...4)
+      p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
+    }
+    let color = Color(red: 0.05, green: 0.05, blue: rng.float(0.1...0.3), alpha: 1)
+    strokes.append(
+      Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
+  }
+  return Drawing(strokes: strokes)
+}
+
+@Suite("Raster stage timing")
+struct RasterTimingTests {
+  /// Prints the raster stage's median time per level, one thread: run in release with
+  /// `INKWELL_TIME_RASTER=1 swift test -c release --filter "raster stage"`. Not a pass/fail check.
+  @Test(
+    "raster stage time per SIMD level (on request)",
+    .enabled(if: ProcessInfo.processInfo.environment["INKWELL_TIME_RASTER"] != nil))
+  func rasterStage() {
+    let scenes: [(String, Drawing, Int, Int)] = [
+      (
+        "notes 600 strokes 1536x2048", notesDrawing(seed: 1, count: 600, width: 1536, height: 2048), 1536,
+        2048
+      ),
+      (
+        "random 2000 strokes 2048x2048", randomDrawing(seed: 2, count: 2000, width: 2048, height: 2048), 2048,
+        2048
+      ),
+    ]
+    let runs = Int(ProcessInfo.processInfo.environment["INKWELL_TIME_RASTER"] ?? "") ?? 7
+    for (name, drawing, width, height) in scenes {
+      let viewport = Viewport(
+        region: Rect(x: 0, y: 0, width: Float(width), height: Float(height)), width: width, height: height)
+      let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+      var binner = TileBinner(grid: TileGrid(width: width, height: height))
+      for (index, primitive) in primitives.enumerated() {
+        binner.add(primitive.path, rule: primitive.rule, index: index)
+      }
+      let bins = binner.finish()
+      let background = LinearColor(.white)
+      var sets: [(String, RasterKernels)] = SIMDLevel.available.map {
+        ($0.rawValue, RasterKernels.native(level: $0)!)
+      }
+      sets.append(("swift-reference", KernelReference.kernels))
+      // INKWELL_TIME_LEVELS=avx2,sse2 keeps only those sets (for a profiler run).
+      if let only = ProcessInfo.processInfo.environment["INKWELL_TIME_LEVELS"]?.split(separator: ",") {
+        sets = sets.filter { only.contains(Substring($0.0)) }
+      }
+      var times = [String: [Double]]()
+      var first: RGBA8Image?
+      // Interleaved: every set once per round.
+      for _ in 0..<runs {
+        for (label, kernels) in sets {
+          let start = DispatchTime.now().uptimeNanoseconds
+          let image = TileRasterizer(kernels: kernels).render(
+            bins, primitives: primitives, background: background, threads: 1)
+          times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+          if first == nil { first = image }
+          if times[label]!.count == 1 { #expect(image == first, "\(label)") }
+        }
+      }
+      print(
+        "raster stage, \(name), \(primitives.count) primitives, \(bins.entries.count) tile entries, "
+          + "\(bins.segments.count) pieces, \(runs) runs, 1 thread:")
+      for (label, _) in sets {
+        let sorted = times[label]!.sorted()
+        let line = String(
+          format: "  %@ median %8.2f ms   min %8.2f   max %8.2f", label as NSString,
+          sorted[sorted.count / 2],
+          sorted[0], sorted[sorted.count - 1])
+        print(line)
+      }
+    }
+  }
+}
