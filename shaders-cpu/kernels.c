@@ -1,23 +1,36 @@
-// Portable C kernels. Written as plain loops over fixed-size rows, which clang vectorizes to the
-// machine's baseline SIMD width (SSE2 on x86-64, NEON on arm64); wider instruction sets are a
-// later, measured step. See include/InkwellKernels.h for the contract of each function.
+// The scalar kernels (the `scalar` level, and line accumulation for every level), the sRGB
+// threshold table, and the run-time choice of a level. Loops here are kept scalar
+// (auto-vectorization off) so that `scalar` is a true baseline; vectorizing them would not change
+// a bit, since contraction is off and floats are never reassociated. See include/InkwellKernels.h
+// for the contract of each function and lanes.h for the vector levels.
 
-#include "InkwellKernels.h"
+#include "kernels_internal.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #pragma clang fp contract(off)
 
 #define T INKWELL_TILE
 #define S INKWELL_CELL_STRIDE
+#define P INKWELL_TILE_PIXELS
+_Static_assert(INKWELL_CELL_STRIDE == T, "a cell column holds one float per pixel row");
+_Static_assert(INKWELL_CELL_COUNT == (T + 2) * INKWELL_CELL_STRIDE, "cell columns 0 through T + 1");
+_Static_assert(INKWELL_TILE_PIXELS == T * T, "one float per pixel in a plane");
+
+#define SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
 
 static inline float clampf(float v, float lo, float hi) {
   return v < lo ? lo : (v > hi ? hi : v);
 }
 
-// Adds a line piece that lies inside one pixel row, with signed height dy (its winding) and
-// horizontal extent xa → xb.
-static void accumulate_row(float *row, float xa, float xb, float dy) {
+// Adds a line piece that lies inside pixel row `r`, with signed height dy (its winding) and
+// horizontal extent xa → xb. Cell (c, r) is cells[c·S + r].
+static void accumulate_row(float *cells, int r, float xa, float xb, float dy) {
+  float *row = cells + r;
   float xl = xa < xb ? xa : xb;
   float xr = xa < xb ? xb : xa;
   int cl = (int)xl;
@@ -25,8 +38,8 @@ static void accumulate_row(float *row, float xa, float xb, float dy) {
   if (xr <= (float)cl + 1.0f) {
     // One cell: the area right of the piece within the cell is (1 − mean x offset)·dy.
     float fx = (xl + xr) * 0.5f - (float)cl;
-    row[cl] += dy * (1.0f - fx);
-    row[cl + 1] += dy * fx;
+    row[cl * S] += dy * (1.0f - fx);
+    row[(cl + 1) * S] += dy * fx;
     return;
   }
   // Several cells: split the piece at cell borders; each part carries dy in proportion to its
@@ -39,14 +52,14 @@ static void accumulate_row(float *row, float xa, float xb, float dy) {
     float end = next < xr ? next : xr;
     float part = (end - x) * inv;
     float fx = (x + end) * 0.5f - (float)c;
-    row[c] += part * (1.0f - fx);
-    row[c + 1] += part * fx;
+    row[c * S] += part * (1.0f - fx);
+    row[(c + 1) * S] += part * fx;
     x = end;
     c += 1;
   }
 }
 
-void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
+void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
   x0 = clampf(x0, 0.0f, (float)T);
   x1 = clampf(x1, 0.0f, (float)T);
   y0 = clampf(y0, 0.0f, (float)T);
@@ -68,42 +81,48 @@ void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y
     if (yb <= ya) continue;
     float xa = clampf(x0 + (ya - y0) * dxdy, 0.0f, (float)T);
     float xb = clampf(x0 + (yb - y0) * dxdy, 0.0f, (float)T);
-    accumulate_row(cells + r * S, xa, xb, (yb - ya) * dir);
+    accumulate_row(cells, r, xa, xb, (yb - ya) * dir);
   }
 }
 
-void inkwell_add_backdrop(float *cells, float winding) {
-  for (int r = 0; r < T; r++) cells[r * S] += winding;
+void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    const float *l = lines + 4 * i;
+    inkwell_scalar_accumulate_line(cells, l[0], l[1], l[2], l[3]);
+  }
 }
 
-void inkwell_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule) {
+static void scalar_add_backdrop(float *cells, float winding) {
+  SCALAR_LOOP
+  for (int r = 0; r < T; r++) cells[r] += winding;
+}
+
+static inline float coverage_of(float sum, inkwell_fill_rule rule) {
+  float a = fabsf(sum);
+  if (rule == INKWELL_FILL_NONZERO) return a < 1.0f ? a : 1.0f;
+  float m = a - 2.0f * floorf(a * 0.5f);
+  return m > 1.0f ? 2.0f - m : m;
+}
+
+static void scalar_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule) {
+  SCALAR_LOOP
   for (int r = 0; r < T; r++) {
-    float *row = cells + r * S;
-    float *out = coverage + r * T;
     float sum = 0.0f;
-    if (rule == INKWELL_FILL_NONZERO) {
-      for (int c = 0; c < T; c++) {
-        sum += row[c];
-        float a = fabsf(sum);
-        out[c] = a < 1.0f ? a : 1.0f;
-      }
-    } else {
-      for (int c = 0; c < T; c++) {
-        sum += row[c];
-        float a = fabsf(sum);
-        float m = a - 2.0f * floorf(a * 0.5f);
-        out[c] = m > 1.0f ? 2.0f - m : m;
-      }
+    SCALAR_LOOP
+    for (int c = 0; c < T; c++) {
+      sum += cells[c * S + r];
+      coverage[c * T + r] = coverage_of(sum, rule);
     }
-    for (int c = 0; c <= T + 1; c++) row[c] = 0.0f;
   }
+  memset(cells, 0, INKWELL_CELL_COUNT * sizeof(float));
 }
 
-void inkwell_composite_mask(float *tile, const float *coverage, const float color[4]) {
+// Dc' = Sc·m + Dc·(1 − Sa·m)
+static void scalar_composite_mask(float *tile, const float *coverage, const float color[4]) {
   const float sr = color[0], sg = color[1], sb = color[2], sa = color[3];
-  float *r = tile, *g = tile + INKWELL_TILE_PIXELS, *b = g + INKWELL_TILE_PIXELS,
-        *a = b + INKWELL_TILE_PIXELS;
-  for (int i = 0; i < INKWELL_TILE_PIXELS; i++) {
+  float *r = tile, *g = tile + P, *b = g + P, *a = b + P;
+  SCALAR_LOOP
+  for (int i = 0; i < P; i++) {
     float m = coverage[i];
     float keep = 1.0f - sa * m;
     r[i] = sr * m + r[i] * keep;
@@ -113,25 +132,37 @@ void inkwell_composite_mask(float *tile, const float *coverage, const float colo
   }
 }
 
-void inkwell_composite_solid(float *tile, const float color[4], float m) {
+static void scalar_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule,
+                                 const float color[4]) {
+  float coverage[P];
+  scalar_resolve_coverage(cells, coverage, rule);
+  scalar_composite_mask(tile, coverage, color);
+}
+
+// Dc' = Sc·m + Dc·(1 − Sa·m), m constant over the tile.
+static void scalar_composite_solid(float *tile, const float color[4], float m) {
   const float keep = 1.0f - color[3] * m;
+  SCALAR_LOOP
   for (int p = 0; p < 4; p++) {
-    float *plane = tile + p * INKWELL_TILE_PIXELS;
+    float *plane = tile + p * P;
     const float s = color[p] * m;
-    for (int i = 0; i < INKWELL_TILE_PIXELS; i++) plane[i] = s + plane[i] * keep;
+    SCALAR_LOOP
+    for (int i = 0; i < P; i++) plane[i] = s + plane[i] * keep;
   }
 }
 
-void inkwell_fill_tile(float *tile, const float color[4]) {
+static void scalar_fill_tile(float *tile, const float color[4]) {
+  SCALAR_LOOP
   for (int p = 0; p < 4; p++) {
-    float *plane = tile + p * INKWELL_TILE_PIXELS;
-    for (int i = 0; i < INKWELL_TILE_PIXELS; i++) plane[i] = color[p];
+    const float v = color[p] + 0.0f;
+    SCALAR_LOOP
+    for (int i = 0; i < P; i++) tile[p * P + i] = v;
   }
 }
 
 // Linear-light value at which each 8-bit sRGB code begins: srgb_threshold[k] is the linear value
 // of the encoded level (k − 0.5)/255, rounded to float. Index 0 is never compared against.
-static const float srgb_threshold[256] = {
+const float inkwell_srgb_threshold[256] = {
   -1.0f,
   0.000151763496f, 0.000455290487f, 0.000758817478f, 0.00106234441f, 0.0013658714f,
   0.00166939839f, 0.00197292538f, 0.00227645249f, 0.00257997937f, 0.00288350624f,
@@ -187,32 +218,33 @@ static const float srgb_threshold[256] = {
 };
 
 float inkwell_srgb8_threshold(int k) {
-  return (k >= 1 && k <= 255) ? srgb_threshold[k] : 0.0f;
+  return (k >= 1 && k <= 255) ? inkwell_srgb_threshold[k] : 0.0f;
 }
 
 // Number of thresholds at or below v: the 8-bit code nearest to v's sRGB encoding. A branch-free
 // binary search over 256 entries; NaN compares false everywhere and yields 0.
 static inline int srgb8_from_linear(float v) {
+  const float *t = inkwell_srgb_threshold;
   int k = 0;
-  k += (v >= srgb_threshold[k + 128]) ? 128 : 0;
-  k += (v >= srgb_threshold[k + 64]) ? 64 : 0;
-  k += (v >= srgb_threshold[k + 32]) ? 32 : 0;
-  k += (v >= srgb_threshold[k + 16]) ? 16 : 0;
-  k += (v >= srgb_threshold[k + 8]) ? 8 : 0;
-  k += (v >= srgb_threshold[k + 4]) ? 4 : 0;
-  k += (v >= srgb_threshold[k + 2]) ? 2 : 0;
-  k += (v >= srgb_threshold[k + 1]) ? 1 : 0;
+  k += (v >= t[k + 128]) ? 128 : 0;
+  k += (v >= t[k + 64]) ? 64 : 0;
+  k += (v >= t[k + 32]) ? 32 : 0;
+  k += (v >= t[k + 16]) ? 16 : 0;
+  k += (v >= t[k + 8]) ? 8 : 0;
+  k += (v >= t[k + 4]) ? 4 : 0;
+  k += (v >= t[k + 2]) ? 2 : 0;
+  k += (v >= t[k + 1]) ? 1 : 0;
   return k;
 }
 
-void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
-                           intptr_t out_stride) {
-  const float *r = tile, *g = tile + INKWELL_TILE_PIXELS, *b = g + INKWELL_TILE_PIXELS,
-              *a = b + INKWELL_TILE_PIXELS;
+static void scalar_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
+                                 intptr_t out_stride) {
+  const float *r = tile, *g = tile + P, *b = g + P, *a = b + P;
   for (int y = 0; y < height; y++) {
     uint8_t *o = out + y * out_stride;
+    SCALAR_LOOP
     for (int x = 0; x < width; x++) {
-      int i = y * T + x;
+      int i = x * T + y;
       float alpha = clampf(a[i], 0.0f, 1.0f);
       float inv = alpha > 0.0f ? 1.0f / alpha : 0.0f;
       o[4 * x + 0] = (uint8_t)srgb8_from_linear(r[i] * inv);
@@ -221,4 +253,171 @@ void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *ou
       o[4 * x + 3] = (uint8_t)(int)(alpha * 255.0f + 0.5f);
     }
   }
+}
+
+static void scalar_encode_srgb8(const float *linear, uint8_t *codes, size_t count) {
+  SCALAR_LOOP
+  for (size_t i = 0; i < count; i++) codes[i] = (uint8_t)srgb8_from_linear(linear[i]);
+}
+
+static const inkwell_kernel_table scalar_kernels = {
+    .accumulate_line = inkwell_scalar_accumulate_line,
+    .accumulate_lines = inkwell_scalar_accumulate_lines,
+    .add_backdrop = scalar_add_backdrop,
+    .resolve_coverage = scalar_resolve_coverage,
+    .composite_mask = scalar_composite_mask,
+    .fill_coverage = scalar_fill_coverage,
+    .composite_solid = scalar_composite_solid,
+    .fill_tile = scalar_fill_tile,
+    .resolve_srgb8 = scalar_resolve_srgb8,
+    .encode_srgb8 = scalar_encode_srgb8,
+};
+
+// MARK: Choosing a level
+
+int inkwell_simd_is_available(inkwell_simd_level level) {
+  switch (level) {
+  case INKWELL_SIMD_SCALAR:
+    return 1;
+#if defined(__x86_64__)
+  case INKWELL_SIMD_SSE2:
+    return 1;
+  case INKWELL_SIMD_AVX2:
+    // __builtin_cpu_supports also checks that the operating system saves the wide registers.
+    return __builtin_cpu_supports("avx2");
+  case INKWELL_SIMD_AVX512:
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx2");
+#endif
+#if defined(__aarch64__)
+  case INKWELL_SIMD_NEON:
+    return 1;
+#endif
+  default:
+    return 0;
+  }
+}
+
+inkwell_simd_level inkwell_simd_best(void) {
+#if defined(__x86_64__)
+  return inkwell_simd_is_available(INKWELL_SIMD_AVX2) ? INKWELL_SIMD_AVX2 : INKWELL_SIMD_SSE2;
+#elif defined(__aarch64__)
+  return INKWELL_SIMD_NEON;
+#else
+  return INKWELL_SIMD_SCALAR;
+#endif
+}
+
+const inkwell_kernel_table *inkwell_kernels_for(inkwell_simd_level level) {
+  if (!inkwell_simd_is_available(level)) return NULL;
+  switch (level) {
+  case INKWELL_SIMD_SCALAR:
+    return &scalar_kernels;
+#if defined(__x86_64__)
+  case INKWELL_SIMD_SSE2:
+    return &inkwell_sse2_kernels;
+  case INKWELL_SIMD_AVX2:
+    return &inkwell_avx2_kernels;
+  case INKWELL_SIMD_AVX512:
+    return &inkwell_avx512_kernels;
+#endif
+#if defined(__aarch64__)
+  case INKWELL_SIMD_NEON:
+    return &inkwell_neon_kernels;
+#endif
+  default:
+    return NULL;
+  }
+}
+
+static const char *const level_names[] = {"scalar", "sse2", "avx2", "avx512", "neon"};
+
+const char *inkwell_simd_name(inkwell_simd_level level) {
+  return (level >= INKWELL_SIMD_SCALAR && level <= INKWELL_SIMD_NEON) ? level_names[level] : "unknown";
+}
+
+// The level INKWELL_SIMD asks for, with the note to print when it cannot be honoured (or NULL).
+static inkwell_simd_level level_from_environment(const char **note) {
+  *note = NULL;
+  const char *requested = getenv("INKWELL_SIMD");
+  inkwell_simd_level best = inkwell_simd_best();
+  if (requested == NULL || requested[0] == '\0') return best;
+  for (int l = INKWELL_SIMD_SCALAR; l <= INKWELL_SIMD_NEON; l++) {
+    if (strcmp(requested, level_names[l]) != 0) continue;
+    if (inkwell_simd_is_available((inkwell_simd_level)l)) return (inkwell_simd_level)l;
+    *note = "is not available on this machine";
+    // The best available level below the one asked for (neon stands alone: its fallback is the
+    // default).
+    if (l == INKWELL_SIMD_NEON) return best;
+    for (int lower = l - 1; lower > INKWELL_SIMD_SCALAR; lower--) {
+      if (inkwell_simd_is_available((inkwell_simd_level)lower)) return (inkwell_simd_level)lower;
+    }
+    return INKWELL_SIMD_SCALAR;
+  }
+  *note = "is not a level (scalar, sse2, avx2, avx512, neon)";
+  return best;
+}
+
+static _Atomic int selected_level = -1;
+
+inkwell_simd_level inkwell_simd_selected(void) {
+  int level = atomic_load_explicit(&selected_level, memory_order_acquire);
+  if (level >= 0) return (inkwell_simd_level)level;
+  const char *note;
+  int chosen = (int)level_from_environment(&note);
+  int expected = -1;
+  if (atomic_compare_exchange_strong(&selected_level, &expected, chosen)) {
+    if (note != NULL) {
+      fprintf(stderr, "inkwell: INKWELL_SIMD=%s %s; using %s\n", getenv("INKWELL_SIMD"), note,
+              inkwell_simd_name((inkwell_simd_level)chosen));
+    }
+    return (inkwell_simd_level)chosen;
+  }
+  return (inkwell_simd_level)expected;
+}
+
+static const inkwell_kernel_table *selected_kernels(void) {
+  return inkwell_kernels_for(inkwell_simd_selected());
+}
+
+// MARK: Entry points on the selected level
+
+void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
+  inkwell_scalar_accumulate_line(cells, x0, y0, x1, y1);
+}
+
+void inkwell_accumulate_lines(float *cells, const float *lines, size_t count) {
+  inkwell_scalar_accumulate_lines(cells, lines, count);
+}
+
+void inkwell_add_backdrop(float *cells, float winding) {
+  selected_kernels()->add_backdrop(cells, winding);
+}
+
+void inkwell_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule) {
+  selected_kernels()->resolve_coverage(cells, coverage, rule);
+}
+
+void inkwell_composite_mask(float *tile, const float *coverage, const float color[4]) {
+  selected_kernels()->composite_mask(tile, coverage, color);
+}
+
+void inkwell_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]) {
+  selected_kernels()->fill_coverage(tile, cells, rule, color);
+}
+
+void inkwell_composite_solid(float *tile, const float color[4], float m) {
+  selected_kernels()->composite_solid(tile, color, m);
+}
+
+void inkwell_fill_tile(float *tile, const float color[4]) {
+  selected_kernels()->fill_tile(tile, color);
+}
+
+void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
+                           intptr_t out_stride) {
+  selected_kernels()->resolve_srgb8(tile, width, height, out, out_stride);
+}
+
+void inkwell_encode_srgb8(const float *linear, uint8_t *codes, size_t count) {
+  selected_kernels()->encode_srgb8(linear, codes, count);
 }

@@ -125,7 +125,7 @@ struct KernelTests {
   @Test("line accumulation, coverage and compositing are bit-identical", arguments: 0..<4)
   func accumulateAndComposite(seed: Int) {
     var rng = SeededGenerator(seed: UInt64(seed))
-    let cellCount = Int(INKWELL_TILE) * Int(INKWELL_CELL_STRIDE)
+    let cellCount = Int(INKWELL_CELL_COUNT)
     let pixels = Int(INKWELL_TILE_PIXELS)
     var cellsC = [Float](repeating: 0, count: cellCount)
     var cellsS = cellsC

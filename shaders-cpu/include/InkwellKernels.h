@@ -2,16 +2,50 @@
 //
 // The rasterizer works on square tiles of INKWELL_TILE × INKWELL_TILE pixels. For each primitive
 // that touches a tile it accumulates exact signed area into a cell buffer, turns the running sum
-// into coverage under a fill rule, and composites a premultiplied linear-light color into a planar
-// float tile (four planes: red, green, blue, alpha). A finished tile is resolved to 8-bit sRGB.
+// along each pixel row into coverage under a fill rule, and composites a premultiplied linear-light
+// color into a planar float tile (four planes: red, green, blue, alpha). A finished tile is
+// resolved to 8-bit sRGB.
+//
+// Layout: column-major. Pixel (x, y) of a tile plane, and cell (x, y) of the cell buffer, live at
+// x·INKWELL_TILE + y. The running sum goes along x, so with rows in the lanes every column is one
+// vector step for all 32 rows at once: the sum for each pixel is taken in the same order as a
+// scalar loop along its row, with no transposes and no reassociation. The only transpose left is in
+// the 8-bit resolve, once per tile instead of once per primitive.
+//
+// SIMD levels (inkwell_simd_level), chosen at run time; see shaders-cpu/README.md for the measured
+// numbers and the reasons:
+//   scalar  portable C, loops kept scalar (auto-vectorization off): the baseline.
+//   sse2    4 lanes, x86-64 baseline, no target attribute needed.
+//   avx2    8 lanes, functions compiled with __attribute__((target("avx2"))).
+//   avx512  16 lanes (avx512f) for coverage and compositing; the 8-bit resolve uses the avx2 code.
+//           Never chosen by default (not yet measured on AVX-512 hardware); INKWELL_SIMD=avx512 or
+//           the explicit API selects it.
+//   neon    4 lanes on arm64.
+// The default is the best available (avx2, else sse2 on x86-64; neon on arm64). The environment
+// variable INKWELL_SIMD=scalar|sse2|avx2|avx512|neon, read once at first use, forces a level; a
+// level this machine lacks falls back to the best available below it, with a one-line note on
+// standard error; an unknown name falls back to the default, with the same note. Nothing crashes.
+//
+// Exactness: every level is BIT-IDENTICAL to the scalar reference, in the float tile and in the
+// 8-bit output. Each lane performs the reference's operations in the reference's order (the
+// vectors run across rows, never along the sum), using only exactly rounded IEEE operations
+// (add, subtract, multiply, divide, compare, select, floor, absolute value); floating-point
+// contraction is off (`#pragma clang fp contract(off)`, no FMA is written), and no approximate
+// reciprocal is used. The 8-bit sRGB encode is a threshold search in every level: the scalar
+// level does a binary search over 255 thresholds, the vector levels look up a coarse bucket from
+// the float's upper 16 bits and make one compare (srgb8_buckets.c), proved equal to the search
+// for every float by an exhaustive check (shaders-cpu/README.md). Two documented preconditions,
+// which the rasterizer guarantees: colors are finite, and the tile holds no −0 and no NaN (the
+// vector compositors skip groups of pixels whose coverage is all zero, where the formula would
+// only turn −0 into +0). Non-finite tile values are outside the contract of the 8-bit resolve.
 //
 // Every function here has a scalar Swift twin in Sources/InkwellRender/Raster/KernelReference.swift;
-// the tests hold the two equal. Floating-point contraction is off in these files so that the
-// compiler never fuses a multiply and an add that the reference computes separately.
+// the tests hold every level equal to it.
 
 #ifndef INKWELL_KERNELS_H
 #define INKWELL_KERNELS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -20,45 +54,102 @@ extern "C" {
 
 /// Tile side, in pixels.
 #define INKWELL_TILE 32
-/// Floats between the starts of two rows of the cell buffer: the tile's 32 cells, the cell just
-/// past the right edge (a line at x = 32 lands there), and padding to a 32-byte multiple.
-#define INKWELL_CELL_STRIDE 40
+/// Floats between the starts of two columns of the cell buffer (one float per pixel row).
+#define INKWELL_CELL_STRIDE 32
+/// Floats in the cell buffer: the tile's 32 columns, the column just past the right edge (a line
+/// at x = 32 lands there) and one more that a piece ending there spills into.
+#define INKWELL_CELL_COUNT 1088
 /// Floats in one plane of a color tile.
-#define INKWELL_TILE_PIXELS (INKWELL_TILE * INKWELL_TILE)
+#define INKWELL_TILE_PIXELS 1024
+// (Plain numbers, so that Swift imports them; kernels.c checks them against INKWELL_TILE.)
+/// Byte alignment that lets the kernels use aligned full-width loads (they also accept less).
+#define INKWELL_KERNEL_ALIGNMENT 64
 
 typedef enum {
   INKWELL_FILL_NONZERO = 0,
   INKWELL_FILL_EVENODD = 1,
 } inkwell_fill_rule;
 
+typedef enum {
+  INKWELL_SIMD_SCALAR = 0,
+  INKWELL_SIMD_SSE2 = 1,
+  INKWELL_SIMD_AVX2 = 2,
+  INKWELL_SIMD_AVX512 = 3,
+  INKWELL_SIMD_NEON = 4,
+} inkwell_simd_level;
+
+/// One set of kernels. The contract of each member is that of the function of the same name below.
+typedef struct {
+  void (*accumulate_line)(float *cells, float x0, float y0, float x1, float y1);
+  void (*accumulate_lines)(float *cells, const float *lines, size_t count);
+  void (*add_backdrop)(float *cells, float winding);
+  void (*resolve_coverage)(float *cells, float *coverage, inkwell_fill_rule rule);
+  void (*composite_mask)(float *tile, const float *coverage, const float color[4]);
+  void (*fill_coverage)(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]);
+  void (*composite_solid)(float *tile, const float color[4], float m);
+  void (*fill_tile)(float *tile, const float color[4]);
+  void (*resolve_srgb8)(const float *tile, int width, int height, uint8_t *out, intptr_t out_stride);
+  void (*encode_srgb8)(const float *linear, uint8_t *codes, size_t count);
+} inkwell_kernel_table;
+
+/// Whether this machine (CPU and operating system) can run `level`.
+int inkwell_simd_is_available(inkwell_simd_level level);
+
+/// The best level this machine can run that is chosen by default (see the module head).
+inkwell_simd_level inkwell_simd_best(void);
+
+/// The level the plain entry points below use: INKWELL_SIMD if set and available, else the best.
+/// The environment is read once, at the first call; safe to call from any thread.
+inkwell_simd_level inkwell_simd_selected(void);
+
+/// The kernels of `level`, or NULL when this machine cannot run it.
+const inkwell_kernel_table *inkwell_kernels_for(inkwell_simd_level level);
+
+/// The lower-case name of `level` ("scalar", "sse2", "avx2", "avx512", "neon"), as INKWELL_SIMD
+/// spells it.
+const char *inkwell_simd_name(inkwell_simd_level level);
+
+// The entry points below run the selected level's kernels.
+
 /// Adds the exact signed area of the line from (x0, y0) to (x1, y1), in tile pixels, to `cells`
-/// (rows of INKWELL_CELL_STRIDE floats). A line going down (y increasing) adds positive winding to
-/// the pixels on its right. Coordinates are clamped into 0…INKWELL_TILE.
+/// (INKWELL_CELL_COUNT floats, column-major). A line going down (y increasing) adds positive
+/// winding to the pixels on its right. Coordinates are clamped into 0…INKWELL_TILE.
 void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1);
+
+/// `inkwell_accumulate_line` for `count` lines stored as x0, y0, x1, y1 quadruples, in order.
+void inkwell_accumulate_lines(float *cells, const float *lines, size_t count);
 
 /// Adds `winding` to the first cell of each row, so every pixel of the tile starts from it.
 void inkwell_add_backdrop(float *cells, float winding);
 
 /// Running sum of each row of `cells` → coverage 0…1 under `rule`, written to `coverage`
-/// (INKWELL_TILE_PIXELS floats, row-major). Clears `cells` for the next primitive.
+/// (INKWELL_TILE_PIXELS floats, column-major). Clears `cells` for the next primitive.
 void inkwell_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule);
 
 /// Source-over of a premultiplied color through a coverage mask:
 ///   Dc' = Sc·m + Dc·(1 − Sa·m)   for each plane c of the planar tile, with m the coverage.
 void inkwell_composite_mask(float *tile, const float *coverage, const float color[4]);
 
+/// `inkwell_resolve_coverage` then `inkwell_composite_mask` in one pass, without the coverage
+/// buffer: the coverage of each column goes straight into the compositor. Clears `cells`.
+void inkwell_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]);
+
 /// Source-over of a premultiplied color over the whole tile at constant coverage `m`:
 ///   Dc' = Sc·m + Dc·(1 − Sa·m).
 void inkwell_composite_solid(float *tile, const float color[4], float m);
 
-/// Fills every pixel of the planar tile with `color`.
+/// Fills every pixel of the planar tile with `color` (a −0 component is stored as +0).
 void inkwell_fill_tile(float *tile, const float color[4]);
 
-/// Converts `width` × `height` pixels of the planar tile (premultiplied, linear) to straight-alpha
-/// 8-bit sRGB RGBA at `out`, whose rows are `out_stride` bytes apart. Color is unpremultiplied,
-/// clamped to 0…1 and rounded to the nearest 8-bit sRGB code; alpha is rounded to 8 bits.
+/// Converts the top-left `width` × `height` pixels of the planar tile (premultiplied, linear) to
+/// straight-alpha 8-bit sRGB RGBA at `out`, whose rows are `out_stride` bytes apart. Color is
+/// unpremultiplied, clamped to 0…1 and rounded to the nearest 8-bit sRGB code; alpha is clamped
+/// and rounded to 8 bits.
 void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
                            intptr_t out_stride);
+
+/// The nearest 8-bit sRGB code of each of `count` linear values (clamped to 0…1; NaN gives 0).
+void inkwell_encode_srgb8(const float *linear, uint8_t *codes, size_t count);
 
 /// The linear-light threshold at which 8-bit sRGB code `k` begins (k in 1…255): the smallest
 /// linear value that rounds to `k`, as a float. Exposed for the reference implementation's tests.

@@ -1,6 +1,7 @@
 // The scalar Swift twin of every kernel in shaders-cpu, operation for operation, so that the two
-// agree bit for bit. It is the oracle the tests hold the C kernels (and any faster path) to, and a
-// drop-in `RasterKernels` set for rendering without them.
+// agree bit for bit. It is the oracle the tests hold every SIMD level of the C kernels to, and a
+// drop-in `RasterKernels` set for rendering without them. Buffers are column-major: cell or pixel
+// (x, y) of a tile lives at x·32 + y (see include/InkwellKernels.h).
 
 import InkwellKernels
 import InkwellModel
@@ -9,20 +10,27 @@ import InkwellModel
 public enum KernelReference {
   static let tile = Int(INKWELL_TILE)
   static let stride = Int(INKWELL_CELL_STRIDE)
+  static let cellCount = Int(INKWELL_CELL_COUNT)
   static let pixels = Int(INKWELL_TILE_PIXELS)
 
   /// The reference kernels as a `RasterKernels` set.
-  public static let kernels = RasterKernels(
-    accumulateLine: { accumulateLine(cells: $0, $1, $2, $3, $4) },
-    addBackdrop: { addBackdrop(cells: $0, $1) },
-    resolveCoverage: { resolveCoverage(cells: $0, coverage: $1, rule: $2) },
-    compositeMask: { compositeMask(tile: $0, coverage: $1, color: $2) },
-    compositeSolid: { compositeSolid(tile: $0, color: $1, coverage: $2) },
-    fillTile: { fillTile(tile: $0, color: $1) },
-    resolveSRGB8: { resolveSRGB8(tile: $0, width: $1, height: $2, output: $3, stride: $4) },
-    coverageIntersect: { coverageIntersect($0, $1) },
-    coverageSubtract: { coverageSubtract($0, $1) },
-    coverageFill: { coverageFill($0, $1) })
+  public static let kernels: RasterKernels = {
+    var kernels = RasterKernels(
+      accumulateLine: { accumulateLine(cells: $0, $1, $2, $3, $4) },
+      accumulateLines: { accumulateLines(cells: $0, lines: $1, count: $2) },
+      addBackdrop: { addBackdrop(cells: $0, $1) },
+      resolveCoverage: { resolveCoverage(cells: $0, coverage: $1, rule: $2) },
+      compositeMask: { compositeMask(tile: $0, coverage: $1, color: $2) },
+      fillCoverage: { fillCoverage(tile: $0, cells: $1, rule: $2, color: $3) },
+      compositeSolid: { compositeSolid(tile: $0, color: $1, coverage: $2) },
+      fillTile: { fillTile(tile: $0, color: $1) },
+      resolveSRGB8: { resolveSRGB8(tile: $0, width: $1, height: $2, output: $3, stride: $4) },
+      encodeSRGB8: { encodeSRGB8(linear: $0, codes: $1, count: $2) })
+    kernels.coverageIntersect = { coverageIntersect($0, $1) }
+    kernels.coverageSubtract = { coverageSubtract($0, $1) }
+    kernels.coverageFill = { coverageFill($0, $1) }
+    return kernels
+  }()
 
   public static func coverageIntersect(_ coverage: UnsafeMutablePointer<Float>, _ clip: UnsafePointer<Float>)
   {
@@ -42,14 +50,16 @@ public enum KernelReference {
     v < lo ? lo : (v > hi ? hi : v)
   }
 
+  /// Adds a piece inside one pixel row; `row` points at the row's cell in column 0, and the cell in
+  /// column c is `row[c * stride]`.
   static func accumulateRow(_ row: UnsafeMutablePointer<Float>, _ xa: Float, _ xb: Float, _ dy: Float) {
     let xl = xa < xb ? xa : xb
     let xr = xa < xb ? xb : xa
     let cl = Swift.min(Int(xl), tile)
     if xr <= Float(cl) + 1 {
       let fx = (xl + xr) * 0.5 - Float(cl)
-      row[cl] += dy * (1 - fx)
-      row[cl + 1] += dy * fx
+      row[cl * stride] += dy * (1 - fx)
+      row[(cl + 1) * stride] += dy * fx
       return
     }
     let inv = dy / (xr - xl)
@@ -60,8 +70,8 @@ public enum KernelReference {
       let end = next < xr ? next : xr
       let part = (end - x) * inv
       let fx = (x + end) * 0.5 - Float(c)
-      row[c] += part * (1 - fx)
-      row[c + 1] += part * fx
+      row[c * stride] += part * (1 - fx)
+      row[(c + 1) * stride] += part * fx
       x = end
       c += 1
     }
@@ -89,14 +99,23 @@ public enum KernelReference {
       if yb > ya {
         let xa = clamp(x0 + (ya - y0) * dxdy, 0, t)
         let xb = clamp(x0 + (yb - y0) * dxdy, 0, t)
-        accumulateRow(cells + r * stride, xa, xb, (yb - ya) * direction)
+        accumulateRow(cells + r, xa, xb, (yb - ya) * direction)
       }
       r += 1
     }
   }
 
+  public static func accumulateLines(
+    cells: UnsafeMutablePointer<Float>, lines: UnsafePointer<Float>, count: Int
+  ) {
+    for i in 0..<count {
+      let l = lines + 4 * i
+      accumulateLine(cells: cells, l[0], l[1], l[2], l[3])
+    }
+  }
+
   public static func addBackdrop(cells: UnsafeMutablePointer<Float>, _ winding: Float) {
-    for r in 0..<tile { cells[r * stride] += winding }
+    for r in 0..<tile { cells[r] += winding }
   }
 
   /// Coverage of an accumulated winding under a fill rule.
@@ -115,16 +134,16 @@ public enum KernelReference {
     cells: UnsafeMutablePointer<Float>, coverage out: UnsafeMutablePointer<Float>, rule: FillRule
   ) {
     for r in 0..<tile {
-      let row = cells + r * stride
       var sum: Float = 0
       for c in 0..<tile {
-        sum += row[c]
-        out[r * tile + c] = coverage(winding: sum, rule: rule)
+        sum += cells[c * stride + r]
+        out[c * tile + r] = coverage(winding: sum, rule: rule)
       }
-      for c in 0...(tile + 1) { row[c] = 0 }
     }
+    cells.update(repeating: 0, count: cellCount)
   }
 
+  // Dc' = Sc·m + Dc·(1 − Sa·m)
   public static func compositeMask(
     tile planes: UnsafeMutablePointer<Float>, coverage: UnsafePointer<Float>, color: UnsafePointer<Float>
   ) {
@@ -143,6 +162,18 @@ public enum KernelReference {
     }
   }
 
+  /// `resolveCoverage` then `compositeMask`.
+  public static func fillCoverage(
+    tile planes: UnsafeMutablePointer<Float>, cells: UnsafeMutablePointer<Float>, rule: FillRule,
+    color: UnsafePointer<Float>
+  ) {
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: pixels) { coverage in
+      resolveCoverage(cells: cells, coverage: coverage.baseAddress!, rule: rule)
+      compositeMask(tile: planes, coverage: coverage.baseAddress!, color: color)
+    }
+  }
+
+  // Dc' = Sc·m + Dc·(1 − Sa·m), m constant over the tile.
   public static func compositeSolid(
     tile planes: UnsafeMutablePointer<Float>, color: UnsafePointer<Float>, coverage m: Float
   ) {
@@ -156,7 +187,8 @@ public enum KernelReference {
 
   public static func fillTile(tile planes: UnsafeMutablePointer<Float>, color: UnsafePointer<Float>) {
     for p in 0..<4 {
-      for i in 0..<pixels { planes[p * pixels + i] = color[p] }
+      // + 0 stores −0 as +0.
+      for i in 0..<pixels { planes[p * pixels + i] = color[p] + 0 }
     }
   }
 
@@ -181,6 +213,11 @@ public enum KernelReference {
     return UInt8(k)
   }
 
+  public static func encodeSRGB8(linear: UnsafePointer<Float>, codes: UnsafeMutablePointer<UInt8>, count: Int)
+  {
+    for i in 0..<count { codes[i] = srgb8(fromLinear: linear[i]) }
+  }
+
   public static func resolveSRGB8(
     tile planes: UnsafePointer<Float>, width: Int, height: Int, output: UnsafeMutablePointer<UInt8>,
     stride: Int
@@ -192,7 +229,7 @@ public enum KernelReference {
     for y in 0..<height {
       let o = output + y * stride
       for x in 0..<width {
-        let i = y * tile + x
+        let i = x * tile + y
         let alpha = clamp(a[i], 0, 1)
         let inverse: Float = alpha > 0 ? 1 / alpha : 0
         o[4 * x] = srgb8(fromLinear: r[i] * inverse)

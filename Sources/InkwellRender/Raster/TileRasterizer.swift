@@ -7,6 +7,13 @@
 //
 // Threads take whole tile rows, interleaved (thread k of n renders rows k, k + n, …). The output
 // does not depend on which thread renders a tile, so it is the same for any thread count.
+//
+// Per tile: a tile no primitive touches is written as the background's 8-bit pixel without any
+// float work; otherwise compositing starts at the last opaque primitive that covers the whole tile
+// (everything under it is hidden), and each remaining primitive is one call to accumulate its
+// line pieces and one fused call that resolves coverage column by column straight into the
+// compositor (no coverage buffer round trip). All three shortcuts give the same bytes as the plain
+// loop; the kernels' module head says why.
 
 import Dispatch
 import InkwellKernels
@@ -33,38 +40,6 @@ public struct RGBA8Image: Hashable, Sendable {
   }
 }
 
-/// The kernels the rasterizer calls, so tests can swap in the scalar reference.
-public struct RasterKernels: Sendable {
-  public var accumulateLine: @Sendable (UnsafeMutablePointer<Float>, Float, Float, Float, Float) -> Void
-  public var addBackdrop: @Sendable (UnsafeMutablePointer<Float>, Float) -> Void
-  public var resolveCoverage:
-    @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule) -> Void
-  public var compositeMask:
-    @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void
-  public var compositeSolid: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, Float) -> Void
-  public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
-  public var resolveSRGB8:
-    @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
-  public var coverageIntersect: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
-  public var coverageSubtract: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
-  public var coverageFill: @Sendable (UnsafeMutablePointer<Float>, Float) -> Void
-
-  /// The C kernels in `shaders-cpu`.
-  public static let native = RasterKernels(
-    accumulateLine: { inkwell_accumulate_line($0, $1, $2, $3, $4) },
-    addBackdrop: { inkwell_add_backdrop($0, $1) },
-    resolveCoverage: {
-      inkwell_resolve_coverage($0, $1, $2 == .nonZero ? INKWELL_FILL_NONZERO : INKWELL_FILL_EVENODD)
-    },
-    compositeMask: { inkwell_composite_mask($0, $1, $2) },
-    compositeSolid: { inkwell_composite_solid($0, $1, $2) },
-    fillTile: { inkwell_fill_tile($0, $1) },
-    resolveSRGB8: { inkwell_resolve_srgb8($0, Int32($1), Int32($2), $3, $4) },
-    coverageIntersect: { inkwell_coverage_intersect($0, $1) },
-    coverageSubtract: { inkwell_coverage_subtract($0, $1) },
-    coverageFill: { inkwell_coverage_fill($0, $1) })
-}
-
 /// Renders binned primitives into an 8-bit image.
 public struct TileRasterizer: Sendable {
   public var kernels: RasterKernels
@@ -79,17 +54,28 @@ public struct TileRasterizer: Sendable {
   ) -> RGBA8Image {
     let grid = bins.grid
     var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
+    let backgroundPixel = resolvedPixel(background)
     pixels.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let output = SharedPointer(base: base)
       let resolve = kernels.resolveSRGB8
-      renderTiles(bins, primitives: primitives, background: background, threads: threads) { col, row, tile in
-        let size = TileGrid.tileSize
+      let size = TileGrid.tileSize
+      forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
+        col, row, tile in
         let x0 = col * size
         let y0 = row * size
         let w = Swift.min(size, grid.width - x0)
         let h = Swift.min(size, grid.height - y0)
-        resolve(tile, w, h, output.base + (y0 * grid.width + x0) * 4, grid.width * 4)
+        let corner = output.base + (y0 * grid.width + x0) * 4
+        guard let tile else {
+          // No primitive touches the tile: every pixel is the background's.
+          UnsafeMutableRawPointer(corner).withMemoryRebound(to: UInt32.self, capacity: grid.width * h) {
+            words in
+            for y in 0..<h { (words + y * grid.width).update(repeating: backgroundPixel, count: w) }
+          }
+          return
+        }
+        resolve(tile, w, h, corner, grid.width * 4)
       }
     }
     return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels)
@@ -110,7 +96,7 @@ public struct TileRasterizer: Sendable {
         for y in 0..<Swift.min(size, grid.height - row * size) {
           for x in 0..<Swift.min(size, grid.width - col * size) {
             let o = output.base + ((row * size + y) * grid.width + col * size + x) * 4
-            for p in 0..<4 { o[p] = tile[p * plane + y * size + x] }
+            for p in 0..<4 { o[p] = tile[p * plane + x * size + y] }
           }
         }
       }
@@ -119,115 +105,214 @@ public struct TileRasterizer: Sendable {
   }
 
   /// Composites every tile and hands it, finished, to `sink` (column, row, planar tile) on the
-  /// thread that rendered it.
+  /// thread that rendered it. The tile is column-major: pixel (x, y) of plane p is at
+  /// p·1024 + x·32 + y.
   public func renderTiles(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>) -> Void
   ) {
+    forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: false) {
+      col, row, tile in sink(col, row, tile!)
+    }
+  }
+
+  /// The 8-bit pixel, as stored in memory, of a tile filled with `color`.
+  private func resolvedPixel(_ color: LinearColor) -> UInt32 {
+    let scratch = TileScratch()
+    defer { scratch.deallocate() }
+    var components = [color.red, color.green, color.blue, color.alpha]
+    kernels.fillTile(scratch.tile, &components)
+    var pixel: UInt32 = 0
+    withUnsafeMutableBytes(of: &pixel) { bytes in
+      kernels.resolveSRGB8(scratch.tile, 1, 1, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+    }
+    return pixel
+  }
+
+  /// Renders every tile; `sink` gets `nil` for a tile that no primitive touches when `skipEmpty`.
+  private func forEachTile(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int, skipEmpty: Bool,
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
+  ) {
     let grid = bins.grid
     guard grid.tileCount > 0 else { return }
-    let colors = primitives.map { [$0.color.red, $0.color.green, $0.color.blue, $0.color.alpha] }
+    precondition(
+      MemoryLayout<TileSegment>.stride == 16 && MemoryLayout<TileSegment>.offset(of: \.y1) == 12,
+      "TileSegment is not four packed floats")
+    // Colors flat, four floats a primitive, with −0 stored as +0 (see the kernels' module head).
+    var colors: [Float] = []
+    colors.reserveCapacity(primitives.count * 4 + 4)
+    for p in primitives {
+      colors.append(contentsOf: [p.color.red + 0, p.color.green + 0, p.color.blue + 0, p.color.alpha + 0])
+    }
+    colors.append(contentsOf: [
+      background.red + 0, background.green + 0, background.blue + 0, background.alpha + 0,
+    ])
     let rules = primitives.map(\.rule)
-    let masked = primitives.map { $0.clip != nil ? Self.clipFlag : 0 }
+    // Per primitive: 1 when it has a clip path, 2 when it has a knockout; 0 for plain fills.
+    let masks = primitives.map { UInt8(($0.clip != nil ? 1 : 0) | ($0.knockout != nil ? 2 : 0)) }
     let clipRules = primitives.map { $0.clip?.rule ?? .nonZero }
     let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
-    let work = { @Sendable (worker: Int) in
-      let scratch = TileScratch()
-      defer { scratch.deallocate() }
-      var row = worker
-      while row < grid.tilesY {
-        for col in 0..<grid.tilesX {
-          composite(
-            col: col, row: row, bins: bins, colors: colors, rules: rules, masked: masked,
-            clipRules: clipRules,
-            background: background, scratch: scratch)
-          sink(col, row, scratch.tile)
-        }
-        row += workers
-      }
-    }
-    if workers == 1 {
-      work(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-    }
-  }
-
-  private func composite(
-    col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], masked: [UInt8],
-    clipRules: [FillRule], background: LinearColor, scratch: TileScratch
-  ) {
-    let tileIndex = row * bins.grid.tilesX + col
-    var backgroundComponents = [background.red, background.green, background.blue, background.alpha]
-    kernels.fillTile(scratch.tile, &backgroundComponents)
-    var e = bins.entryStart[tileIndex]
-    let end = bins.entryStart[tileIndex + 1]
-    bins.segments.withUnsafeBufferPointer { segments in
-      while e < end {
-        // A primitive's entries in a tile are adjacent: fill, then clip, then knockout.
-        let primitive = Int(bins.entries[e].primitive)
-        var fill: TileEntry?
-        var clip: TileEntry?
-        var knockout: TileEntry?
-        while e < end, Int(bins.entries[e].primitive) == primitive {
-          let entry = bins.entries[e]
-          switch entry.role {
-          case .fill: fill = entry
-          case .clip: clip = entry
-          case .knockout: knockout = entry
-          }
-          e += 1
-        }
-        guard let fill else { continue }
-        let hasClip = masked[primitive] & Self.clipFlag != 0
-        if hasClip && clip == nil { continue }
-        colors[primitive].withUnsafeBufferPointer { color in
-          if fill.segmentCount == 0 && clip == nil && knockout == nil {
-            if Self.covers(fill.backdrop, rules[primitive]) {
-              kernels.compositeSolid(scratch.tile, color.baseAddress!, 1)
+    colors.withUnsafeBufferPointer { colors in
+      bins.entries.withUnsafeBufferPointer { entries in
+        bins.entryStart.withUnsafeBufferPointer { entryStart in
+          bins.segments.withUnsafeBufferPointer { segments in
+            rules.withUnsafeBufferPointer { rules in
+              masks.withUnsafeBufferPointer { masks in
+                clipRules.withUnsafeBufferPointer { clipRules in
+                  let scene = SceneView(
+                    colors: colors.baseAddress!, rules: rules.baseAddress, masks: masks.baseAddress,
+                    clipRules: clipRules.baseAddress,
+                    entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
+                    segments: segments.baseAddress.map {
+                      UnsafeRawPointer($0).assumingMemoryBound(to: Float.self)
+                    },
+                    background: primitives.count)
+                  let work = { @Sendable (worker: Int) in
+                    let scratch = TileScratch()
+                    defer { scratch.deallocate() }
+                    var row = worker
+                    while row < grid.tilesY {
+                      for col in 0..<grid.tilesX {
+                        let tileIndex = row * grid.tilesX + col
+                        if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
+                          sink(col, row, nil)
+                          continue
+                        }
+                        composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
+                        sink(col, row, scratch.tile)
+                      }
+                      row += workers
+                    }
+                  }
+                  if workers == 1 {
+                    work(0)
+                  } else {
+                    DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+                  }
+                }
+              }
             }
-            return
           }
-          coverage(
-            of: fill, rule: rules[primitive], segments: segments, into: scratch.coverage, scratch: scratch)
-          if let clip {
-            coverage(
-              of: clip, rule: clipRules[primitive], segments: segments, into: scratch.mask, scratch: scratch)
-            kernels.coverageIntersect(scratch.coverage, scratch.mask)
-          }
-          if let knockout {
-            coverage(of: knockout, rule: .nonZero, segments: segments, into: scratch.mask, scratch: scratch)
-            kernels.coverageSubtract(scratch.coverage, scratch.mask)
-          }
-          kernels.compositeMask(scratch.tile, scratch.coverage, color.baseAddress!)
         }
       }
     }
   }
 
-  static let clipFlag: UInt8 = 1
-
-  @inline(__always) static func covers(_ winding: Int32, _ rule: FillRule) -> Bool {
-    rule == .nonZero ? winding != 0 : winding & 1 != 0
+  private func composite(tileIndex: Int, scene: SceneView, scratch: TileScratch) {
+    let first = scene.entryStart[tileIndex]
+    let end = scene.entryStart[tileIndex + 1]
+    // An opaque primitive covering the whole tile hides everything under it: start from the last
+    // one, as if it were the background. Exact: with Sa = m = 1, Dc' = Sc + Dc·0 = Sc for finite Dc.
+    // A masked primitive never qualifies: its clip or cut may leave part of the tile uncovered.
+    var start = first
+    var base = scene.colors + 4 * scene.background
+    var e = end
+    while e > first {
+      e -= 1
+      let entry = scene.entries![e]
+      let primitive = Int(entry.primitive)
+      let color = scene.colors + 4 * primitive
+      if entry.role == .fill && scene.masks![primitive] == 0 && entry.segmentCount == 0 && color[3] == 1
+        && Self.covers(entry.backdrop, scene.rules![primitive])
+      {
+        start = e + 1
+        base = color
+        break
+      }
+    }
+    kernels.fillTile(scratch.tile, base)
+    var index = start
+    while index < end {
+      let entry = scene.entries![index]
+      let primitive = Int(entry.primitive)
+      let color = scene.colors + 4 * primitive
+      let rule = scene.rules![primitive]
+      if scene.masks![primitive] != 0 {
+        index = compositeMasked(from: index, end: end, scene: scene, scratch: scratch)
+        continue
+      }
+      index += 1
+      if entry.segmentCount == 0 {
+        if Self.covers(entry.backdrop, rule) { kernels.compositeSolid(scratch.tile, color, 1) }
+        continue
+      }
+      if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
+      kernels.accumulateLines(
+        scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
+      kernels.fillCoverage(scratch.tile, scratch.cells, rule, color)
+    }
   }
 
-  /// One entry's coverage of the tile, into `output`.
+  /// Composites a masked primitive whose entries in this tile start at `index` (fill, then clip,
+  /// then knockout, each present only where its path reaches the tile):
+  /// m = fill · clip · (1 − knockout), then Dc' = Sc·m + Dc·(1 − Sa·m). Returns the next entry.
+  private func compositeMasked(from index: Int, end: Int, scene: SceneView, scratch: TileScratch) -> Int {
+    let primitive = scene.entries![index].primitive
+    var fill: TileEntry?
+    var clip: TileEntry?
+    var knockout: TileEntry?
+    var next = index
+    while next < end, scene.entries![next].primitive == primitive {
+      let entry = scene.entries![next]
+      switch entry.role {
+      case .fill: fill = entry
+      case .clip: clip = entry
+      case .knockout: knockout = entry
+      }
+      next += 1
+    }
+    let p = Int(primitive)
+    // Without a fill entry nothing is painted; without a clip entry the tile is outside the clip.
+    guard let fill, scene.masks![p] & 1 == 0 || clip != nil else { return next }
+    coverage(of: fill, rule: scene.rules![p], scene: scene, into: scratch.coverage, scratch: scratch)
+    if let clip {
+      coverage(of: clip, rule: scene.clipRules![p], scene: scene, into: scratch.mask, scratch: scratch)
+      kernels.coverageIntersect(scratch.coverage, scratch.mask)
+    }
+    if let knockout {
+      coverage(of: knockout, rule: .nonZero, scene: scene, into: scratch.mask, scratch: scratch)
+      kernels.coverageSubtract(scratch.coverage, scratch.mask)
+    }
+    kernels.compositeMask(scratch.tile, scratch.coverage, scene.colors + 4 * p)
+    return next
+  }
+
+  /// One entry's coverage of the tile, into `output` (tile layout).
   private func coverage(
-    of entry: TileEntry, rule: FillRule, segments: UnsafeBufferPointer<TileSegment>,
-    into output: UnsafeMutablePointer<Float>, scratch: TileScratch
+    of entry: TileEntry, rule: FillRule, scene: SceneView, into output: UnsafeMutablePointer<Float>,
+    scratch: TileScratch
   ) {
     if entry.segmentCount == 0 {
       kernels.coverageFill(output, Self.covers(entry.backdrop, rule) ? 1 : 0)
       return
     }
     if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
-    let start = Int(entry.segmentStart)
-    for s in start..<(start + Int(entry.segmentCount)) {
-      let seg = segments[s]
-      kernels.accumulateLine(scratch.cells, seg.x0, seg.y0, seg.x1, seg.y1)
-    }
+    kernels.accumulateLines(
+      scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
     kernels.resolveCoverage(scratch.cells, output, rule)
   }
+
+  /// Whether a winding number is inside under `rule`.
+  @inline(__always) static func covers(_ winding: Int32, _ rule: FillRule) -> Bool {
+    rule == .nonZero ? winding != 0 : winding & 1 != 0
+  }
+}
+
+/// The scene's arrays, borrowed for the length of a render and read by every worker.
+private struct SceneView: @unchecked Sendable {
+  /// Four floats a primitive, then the background's.
+  let colors: UnsafePointer<Float>
+  let rules: UnsafePointer<FillRule>?
+  /// Per primitive: bit 0 set when it has a clip path, bit 1 when it has a knockout.
+  let masks: UnsafePointer<UInt8>?
+  let clipRules: UnsafePointer<FillRule>?
+  let entries: UnsafePointer<TileEntry>?
+  let entryStart: UnsafePointer<Int>
+  /// Four floats (x0, y0, x1, y1) a segment.
+  let segments: UnsafePointer<Float>?
+  /// The background's index in `colors`.
+  let background: Int
 }
 
 /// An output buffer shared by workers that write disjoint tiles.
@@ -235,9 +320,10 @@ private struct SharedPointer<Element>: @unchecked Sendable {
   let base: UnsafeMutablePointer<Element>
 }
 
-/// Per-thread buffers: cells (coverage accumulation), coverage, and the planar color tile.
+/// Per-thread buffers, aligned for the widest vectors: cells (coverage accumulation), coverage,
+/// and the planar color tile.
 final class TileScratch {
-  static let cellCount = Int(INKWELL_TILE) * Int(INKWELL_CELL_STRIDE)
+  static let cellCount = Int(INKWELL_CELL_COUNT)
   static let pixelCount = Int(INKWELL_TILE_PIXELS)
   let cells: UnsafeMutablePointer<Float>
   let coverage: UnsafeMutablePointer<Float>
@@ -246,14 +332,15 @@ final class TileScratch {
   let tile: UnsafeMutablePointer<Float>
 
   init() {
-    cells = .allocate(capacity: Self.cellCount)
-    cells.initialize(repeating: 0, count: Self.cellCount)
-    coverage = .allocate(capacity: Self.pixelCount)
-    coverage.initialize(repeating: 0, count: Self.pixelCount)
-    mask = .allocate(capacity: Self.pixelCount)
-    mask.initialize(repeating: 0, count: Self.pixelCount)
-    tile = .allocate(capacity: Self.pixelCount * 4)
-    tile.initialize(repeating: 0, count: Self.pixelCount * 4)
+    func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {
+      let raw = UnsafeMutableRawPointer.allocate(
+        byteCount: count * MemoryLayout<Float>.stride, alignment: Int(INKWELL_KERNEL_ALIGNMENT))
+      return raw.initializeMemory(as: Float.self, repeating: 0, count: count)
+    }
+    cells = buffer(Self.cellCount)
+    coverage = buffer(Self.pixelCount)
+    mask = buffer(Self.pixelCount)
+    tile = buffer(Self.pixelCount * 4)
   }
 
   func deallocate() {

@@ -1,0 +1,402 @@
+// Every SIMD level this machine has, held to the scalar Swift reference bit for bit: kernel by
+// kernel on seeded random data, then a whole seeded scene. Levels the machine lacks are not run
+// (their tests run on machines that have them; CI's x86-64 machines run scalar, sse2 and avx2).
+
+import Foundation
+import InkwellKernels
+import InkwellModel
+import InkwellRender
+import Testing
+
+/// Float arrays equal bit for bit (so NaN equals NaN and −0 differs from +0).
+func bitwiseEqual(_ a: [Float], _ b: [Float]) -> Bool {
+  a.count == b.count && zip(a, b).allSatisfy { $0.bitPattern == $1.bitPattern }
+}
+
+/// Random cells as line accumulation leaves them: `lines` random pieces plus a backdrop.
+func randomCells(_ rng: inout SeededGenerator, lines: Int, span: ClosedRange<Float>) -> [Float] {
+  var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_COUNT))
+  var quads: [Float] = []
+  for _ in 0..<lines {
+    quads += [rng.float(span), rng.float(span), rng.float(span), rng.float(span)]
+  }
+  KernelReference.accumulateLines(cells: &cells, lines: quads, count: lines)
+  KernelReference.addBackdrop(cells: &cells, Float(Int.random(in: -2...2, using: &rng)))
+  return cells
+}
+
+/// A tile of premultiplied colors in 0…1, with some pixels empty, some opaque and some out of range.
+func randomTile(_ rng: inout SeededGenerator) -> [Float] {
+  let pixels = Int(INKWELL_TILE_PIXELS)
+  var tile = [Float](repeating: 0, count: 4 * pixels)
+  for i in 0..<pixels {
+    let kind = Int.random(in: 0..<8, using: &rng)
+    let alpha: Float = kind == 0 ? 0 : (kind == 1 ? 1 : rng.float(0...1))
+    for p in 0..<3 { tile[p * pixels + i] = rng.float(0...1) * alpha }
+    // A little above 1 or a component above alpha: clamped by the resolve.
+    if kind == 2 { tile[i] = rng.float(1...1.5) }
+    tile[3 * pixels + i] = kind == 3 ? rng.float(1...1.2) : alpha
+  }
+  return tile
+}
+
+func randomColor(_ rng: inout SeededGenerator) -> [Float] {
+  let a = Int.random(in: 0..<3, using: &rng) == 0 ? 1 : rng.float(0...1)
+  return [rng.float(0...1) * a, rng.float(0...1) * a, rng.float(0...1) * a, a]
+}
+
+@Suite("SIMD levels against the scalar Swift reference")
+struct SIMDKernelTests {
+  static let levels = SIMDLevel.available
+
+  @Test("the levels the machine has include scalar and the default")
+  func levelsAvailable() {
+    #expect(Self.levels.first == .scalar)
+    #expect(Self.levels.contains(SIMDLevel.best))
+    #expect(Self.levels.contains(SIMDLevel.selected))
+    #if arch(x86_64)
+      #expect(Self.levels.contains(.sse2))
+    #endif
+    for (index, level) in SIMDLevel.allCases.enumerated() {
+      #expect((RasterKernels.native(level: level) != nil) == level.isAvailable)
+      #expect(
+        String(cString: inkwell_simd_name(inkwell_simd_level(rawValue: UInt32(index)))) == level.rawValue)
+    }
+  }
+
+  @Test("line accumulation and backdrops", arguments: levels)
+  func accumulate(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 1)
+    for _ in 0..<8 {
+      var quads: [Float] = []
+      for _ in 0..<100 {
+        quads += [rng.float(-2...34), rng.float(-2...34), rng.float(-2...34), rng.float(-2...34)]
+      }
+      var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_COUNT))
+      var expected = cells
+      kernels.accumulateLines(&cells, quads, 100)
+      kernels.addBackdrop(&cells, -1)
+      KernelReference.accumulateLines(cells: &expected, lines: quads, count: 100)
+      KernelReference.addBackdrop(cells: &expected, -1)
+      #expect(bitwiseEqual(cells, expected))
+    }
+  }
+
+  @Test("coverage resolve under both fill rules", arguments: levels)
+  func resolveCoverage(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 2)
+    for round in 0..<12 {
+      let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+      var cells = randomCells(&rng, lines: 10 + round * 20, span: -2...34)
+      var expectedCells = cells
+      var coverage = [Float](repeating: -1, count: Int(INKWELL_TILE_PIXELS))
+      var expected = coverage
+      kernels.resolveCoverage(&cells, &coverage, rule)
+      KernelReference.resolveCoverage(cells: &expectedCells, coverage: &expected, rule: rule)
+      #expect(bitwiseEqual(coverage, expected), "round \(round), \(rule)")
+      #expect(cells.allSatisfy { $0.bitPattern == 0 })
+    }
+  }
+
+  @Test("mask, solid and fill compositing", arguments: levels)
+  func composite(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 3)
+    let pixels = Int(INKWELL_TILE_PIXELS)
+    for round in 0..<6 {
+      var tile = randomTile(&rng)
+      var expected = tile
+      let coverage = (0..<pixels).map { _ in
+        let kind = Int.random(in: 0..<4, using: &rng)
+        return kind == 0 ? 0 : (kind == 1 ? 1 : rng.float(0...1))
+      }
+      let color = randomColor(&rng)
+      kernels.compositeMask(&tile, coverage, color)
+      KernelReference.compositeMask(tile: &expected, coverage: coverage, color: color)
+      #expect(bitwiseEqual(tile, expected), "mask, round \(round)")
+      let m = round == 0 ? 1 : rng.float(0...1)
+      kernels.compositeSolid(&tile, color, m)
+      KernelReference.compositeSolid(tile: &expected, color: color, coverage: m)
+      #expect(bitwiseEqual(tile, expected), "solid, round \(round)")
+    }
+    // A −0 component is stored as +0.
+    let color: [Float] = [-0.0, 0.25, 1, 1]
+    var tile = [Float](repeating: 7, count: 4 * pixels)
+    var expected = tile
+    kernels.fillTile(&tile, color)
+    KernelReference.fillTile(tile: &expected, color: color)
+    #expect(bitwiseEqual(tile, expected))
+    #expect(tile[0].bitPattern == 0)
+  }
+
+  @Test("fused coverage and compositing equals resolve then composite", arguments: levels)
+  func fillCoverage(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 4)
+    for round in 0..<16 {
+      let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+      // Small spans leave most of the tile uncovered, where the vector code skips work.
+      let low = rng.float(-2...28)
+      let span = round % 4 < 2 ? low...(low + rng.float(0.5...6)) : Float(-2)...34
+      var cells = randomCells(&rng, lines: 4 + round * 6, span: span)
+      var expectedCells = cells
+      var tile = randomTile(&rng)
+      var expected = tile
+      let color = randomColor(&rng)
+      kernels.fillCoverage(&tile, &cells, rule, color)
+      KernelReference.fillCoverage(tile: &expected, cells: &expectedCells, rule: rule, color: color)
+      #expect(bitwiseEqual(tile, expected), "round \(round), \(rule)")
+      #expect(cells.allSatisfy { $0.bitPattern == 0 })
+    }
+  }
+
+  @Test("resolve to 8-bit sRGB, whole and partial tiles", arguments: levels)
+  func resolveSRGB8(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 5)
+    for round in 0..<8 {
+      let tile = randomTile(&rng)
+      let width = round < 2 ? 32 : Int.random(in: 1...32, using: &rng)
+      let height = round < 2 ? 32 : Int.random(in: 1...32, using: &rng)
+      // Rows wider than the tile: bytes past `width` must stay untouched.
+      let stride = 4 * 40
+      var out = [UInt8](repeating: 0xA5, count: stride * 32)
+      var expected = out
+      kernels.resolveSRGB8(tile, width, height, &out, stride)
+      KernelReference.resolveSRGB8(
+        tile: tile, width: width, height: height, output: &expected, stride: stride)
+      #expect(out == expected, "round \(round), \(width) × \(height)")
+    }
+  }
+
+  /// Floats near every threshold (±2 ulps), the edges of the range, special values and a seeded
+  /// sample of `count` bit patterns spread over [0, 1] and a little outside.
+  static func encodeInputs(count: Int) -> [Float] {
+    var values: [Float] = [0, -0.0, 1, -1, 2, .infinity, -.infinity, .nan, -.nan, .leastNonzeroMagnitude]
+    values += [.leastNormalMagnitude, 0x1p-13, 0x1.fffffep-1, Float(0x1p-13).nextDown, Float(0x1p-13).nextUp]
+    for k in 1...255 {
+      var v = KernelReference.srgbThresholds[k]
+      values.append(v)
+      for _ in 0..<2 {
+        v = v.nextUp
+        values.append(v)
+      }
+      v = KernelReference.srgbThresholds[k]
+      for _ in 0..<2 {
+        v = v.nextDown
+        values.append(v)
+      }
+    }
+    var rng = SeededGenerator(seed: 6)
+    let one = Float(1).bitPattern
+    for _ in 0..<count {
+      let bits = UInt32.random(in: 0...(one + 0x1_0000), using: &rng)
+      values.append(Float(bitPattern: rng.next() & 15 == 0 ? bits | 0x8000_0000 : bits))
+    }
+    return values
+  }
+
+  /// The inputs and their reference codes, computed once for every level.
+  static let encodeCases: ([Float], [UInt8]) = {
+    let inputs = encodeInputs(count: 1 << 21)
+    return (inputs, inputs.map(KernelReference.srgb8(fromLinear:)))
+  }()
+
+  @Test("sRGB8 encoding at every threshold neighbour and on a sample of floats", arguments: levels)
+  func encodeSRGB8(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    let (inputs, expected) = Self.encodeCases
+    var codes = [UInt8](repeating: 0, count: inputs.count)
+    kernels.encodeSRGB8(inputs, &codes, inputs.count)
+    var mismatches = 0
+    for i in inputs.indices where codes[i] != expected[i] {
+      let (value, code) = (inputs[i], codes[i])
+      if mismatches < 5 {
+        Issue.record("\(level): \(value) (0x\(String(value.bitPattern, radix: 16))) encodes to \(code)")
+      }
+      mismatches += 1
+    }
+    #expect(mismatches == 0)
+  }
+
+  /// Every float in [0, 1], 2^30 + 1 of them: run once in release with
+  /// `INKWELL_EXHAUSTIVE_SRGB8=1 swift test -c release --filter exhaustive` (see shaders-cpu/README.md).
+  @Test(
+    "sRGB8 encoding of every float in [0, 1] (exhaustive; release, on request)",
+    .enabled(if: ProcessInfo.processInfo.environment["INKWELL_EXHAUSTIVE_SRGB8"] == "1"))
+  func exhaustiveSRGB8() {
+    let levels = Self.levels.filter { $0 != .scalar }
+    let chunk = 1 << 20
+    var inputs = [Float](repeating: 0, count: chunk)
+    var expected = [UInt8](repeating: 0, count: chunk)
+    var codes = [UInt8](repeating: 0, count: chunk)
+    var mismatches = [SIMDLevel: Int]()
+    let one = Float(1).bitPattern
+    var start: UInt32 = 0
+    while start <= one {
+      let n = Int(Swift.min(UInt32(chunk), one - start + 1))
+      for i in 0..<n { inputs[i] = Float(bitPattern: start + UInt32(i)) }
+      KernelReference.encodeSRGB8(linear: inputs, codes: &expected, count: n)
+      for level in levels {
+        RasterKernels.native(level: level)!.encodeSRGB8(inputs, &codes, n)
+        for i in 0..<n where codes[i] != expected[i] { mismatches[level, default: 0] += 1 }
+      }
+      start += UInt32(n)
+    }
+    #expect(mismatches.isEmpty, "\(mismatches)")
+  }
+
+  @Test("a seeded random scene renders to the same bytes at every level and with the reference")
+  func wholeScene() {
+    // Not a multiple of the tile size, so edge tiles take the partial resolve.
+    let (width, height): (Float, Float) = (230, 170)
+    let drawing = randomDrawing(seed: 21, count: 70, width: width, height: height)
+    let viewport = Viewport(
+      region: Rect(x: 0, y: 0, width: width, height: height), width: Int(width), height: Int(height))
+    let reference = Renderer(threads: 1, kernels: KernelReference.kernels).render(
+      drawing, viewport: viewport, background: Color(red: 0.95, green: 0.9, blue: 0.8, alpha: 1))
+    #expect(reference.pixels.contains { $0 != reference.pixels[0] })
+    for level in Self.levels {
+      let image = Renderer(threads: 2, kernels: RasterKernels.native(level: level)!).render(
+        drawing, viewport: viewport, background: Color(red: 0.95, green: 0.9, blue: 0.8, alpha: 1))
+      #expect(image == reference, "\(level)")
+      let clear = Renderer(threads: 1, kernels: RasterKernels.native(level: level)!).renderLinear(
+        SceneBuilder.primitives(for: drawing, view: viewport.transform), width: 64, height: 40,
+        background: .clear)
+      let clearReference = Renderer(threads: 1, kernels: KernelReference.kernels).renderLinear(
+        SceneBuilder.primitives(for: drawing, view: viewport.transform), width: 64, height: 40,
+        background: .clear)
+      #expect(bitwiseEqual(clear, clearReference), "\(level), linear")
+    }
+  }
+
+  @Test("INKWELL_SIMD forces a level; an unavailable or unknown one falls back with a note")
+  func environment() throws {
+    let document = Golden.root + "/examples/bdalab-handwriting.inkwell.json"
+    func render(_ simd: String?) throws -> (Data, String) {
+      let process = Process()
+      let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+      var directory = testBinary.deletingLastPathComponent()
+      while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("inkwell").path),
+        directory.path != "/"
+      {
+        directory = directory.deletingLastPathComponent()
+      }
+      process.executableURL = directory.appendingPathComponent("inkwell")
+      process.arguments = ["render", document, "--scale", "0.5", "-o", "-"]
+      var environment = ProcessInfo.processInfo.environment
+      environment["INKWELL_SIMD"] = simd
+      process.environment = environment
+      let stdout = Pipe()
+      let stderr = Pipe()
+      process.standardOutput = stdout
+      process.standardError = stderr
+      try process.run()
+      let out = stdout.fileHandleForReading.readDataToEndOfFile()
+      let err = stderr.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0, "INKWELL_SIMD=\(simd ?? "unset")")
+      return (out, String(decoding: err, as: UTF8.self))
+    }
+    let (plain, _) = try render(nil)
+    #expect(!plain.isEmpty)
+    let missing = SIMDLevel.allCases.first { !$0.isAvailable }
+    for simd in ["scalar", "bogus"] + (missing.map { [$0.rawValue] } ?? []) {
+      let (bytes, note) = try render(simd)
+      #expect(bytes == plain, "INKWELL_SIMD=\(simd)")
+      #expect(note.contains("INKWELL_SIMD") == (simd != "scalar"), "INKWELL_SIMD=\(simd): \(note)")
+    }
+  }
+}
+
+/// Handwriting-like notes: `count` strokes of 20–80 points, 2–6 px wide, opaque dark ink.
+func notesDrawing(seed: UInt64, count: Int, width: Float, height: Float) -> Drawing {
+  var rng = SeededGenerator(seed: seed)
+  var strokes: [Stroke] = []
+  for _ in 0..<count {
+    var p = Point(x: rng.float(0...width), y: rng.float(0...height))
+    var heading = rng.float(0...(2 * .pi))
+    let inkWidth = rng.float(2...6)
+    var points: [StrokePoint] = []
+    for i in 0..<Int.random(in: 20...80, using: &rng) {
+      points.append(
+        StrokePoint(
+          location: p, timeOffset: Float(i) * 0.01, size: Size(width: inkWidth, height: inkWidth),
+          force: rng.float(0.4...1)))
+      heading += rng.float(-0.6...0.6)
+      let step = rng.float(1...4)
+      p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
+    }
+    let color = Color(red: 0.05, green: 0.05, blue: rng.float(0.1...0.3), alpha: 1)
+    strokes.append(
+      Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
+  }
+  return Drawing(strokes: strokes)
+}
+
+@Suite("Raster stage timing")
+struct RasterTimingTests {
+  /// Prints the raster stage's median time per level, one thread: run in release with
+  /// `INKWELL_TIME_RASTER=1 swift test -c release --filter "raster stage"`. Not a pass/fail check.
+  @Test(
+    "raster stage time per SIMD level (on request)",
+    .enabled(if: ProcessInfo.processInfo.environment["INKWELL_TIME_RASTER"] != nil))
+  func rasterStage() {
+    let scenes: [(String, Drawing, Int, Int)] = [
+      (
+        "notes 600 strokes 1536x2048", notesDrawing(seed: 1, count: 600, width: 1536, height: 2048), 1536,
+        2048
+      ),
+      (
+        "random 2000 strokes 2048x2048", randomDrawing(seed: 2, count: 2000, width: 2048, height: 2048), 2048,
+        2048
+      ),
+    ]
+    let runs = Int(ProcessInfo.processInfo.environment["INKWELL_TIME_RASTER"] ?? "") ?? 7
+    for (name, drawing, width, height) in scenes {
+      let viewport = Viewport(
+        region: Rect(x: 0, y: 0, width: Float(width), height: Float(height)), width: width, height: height)
+      let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+      var binner = TileBinner(grid: TileGrid(width: width, height: height))
+      for (index, primitive) in primitives.enumerated() {
+        binner.add(primitive.path, rule: primitive.rule, index: index)
+      }
+      let bins = binner.finish()
+      let background = LinearColor(.white)
+      var sets: [(String, RasterKernels)] = SIMDLevel.available.map {
+        ($0.rawValue, RasterKernels.native(level: $0)!)
+      }
+      sets.append(("swift-reference", KernelReference.kernels))
+      // INKWELL_TIME_LEVELS=avx2,sse2 keeps only those sets (for a profiler run).
+      if let only = ProcessInfo.processInfo.environment["INKWELL_TIME_LEVELS"]?.split(separator: ",") {
+        sets = sets.filter { only.contains(Substring($0.0)) }
+      }
+      var times = [String: [Double]]()
+      var first: RGBA8Image?
+      // Interleaved: every set once per round.
+      for _ in 0..<runs {
+        for (label, kernels) in sets {
+          let start = DispatchTime.now().uptimeNanoseconds
+          let image = TileRasterizer(kernels: kernels).render(
+            bins, primitives: primitives, background: background, threads: 1)
+          times[label, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+          if first == nil { first = image }
+          if times[label]!.count == 1 { #expect(image == first, "\(label)") }
+        }
+      }
+      print(
+        "raster stage, \(name), \(primitives.count) primitives, \(bins.entries.count) tile entries, "
+          + "\(bins.segments.count) pieces, \(runs) runs, 1 thread:")
+      for (label, _) in sets {
+        let sorted = times[label]!.sorted()
+        let line = String(
+          format: "  %@ median %8.2f ms   min %8.2f   max %8.2f", label as NSString,
+          sorted[sorted.count / 2],
+          sorted[0], sorted[sorted.count - 1])
+        print(line)
+      }
+    }
+  }
+}

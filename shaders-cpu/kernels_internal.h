@@ -1,0 +1,46 @@
+// Shared between the kernel files; not part of the module's interface.
+
+#ifndef INKWELL_KERNELS_INTERNAL_H
+#define INKWELL_KERNELS_INTERNAL_H
+
+#include "InkwellKernels.h"
+
+#define INKWELL_HIDDEN __attribute__((visibility("hidden")))
+
+// Linear-light value at which each 8-bit sRGB code begins (index 0 is never compared against).
+INKWELL_HIDDEN extern const float inkwell_srgb_threshold[256];
+
+// The coarse index of the vector sRGB encoders. A non-negative float's bit pattern orders like the
+// float, so for v in [2^-13, 1) the upper 16 bits (exponent and 7 mantissa bits) name a bucket
+// `(bits >> 16) − INKWELL_SRGB8_FIRST_BUCKET` of relative width 2^-7, narrower than the gap between
+// any two thresholds there, so a bucket holds at most one threshold. Each entry is
+// (code at the bucket start << 17) | (low 16 bits of its threshold, or 0x10000 when it has none),
+// and the code of v is that base plus (low 16 bits of v >= the stored low bits). Values are first
+// clamped into [2^-13, largest float below 1]: below 2^-13 (and NaN) every code is 0, the first
+// threshold being 1.5e-4; at or above the last threshold (0.9955) every code is 255.
+#define INKWELL_SRGB8_FIRST_BUCKET (114 << 7)
+#define INKWELL_SRGB8_BUCKETS (13 << 7)
+#define INKWELL_SRGB8_LOWEST 0x1p-13f
+#define INKWELL_SRGB8_HIGHEST 0x1.fffffep-1f
+INKWELL_HIDDEN extern const uint32_t inkwell_srgb8_buckets[INKWELL_SRGB8_BUCKETS];
+
+// The scalar kernels (kernels.c); line accumulation is shared by every level.
+INKWELL_HIDDEN void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1,
+                                                   float y1);
+INKWELL_HIDDEN void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count);
+
+// Each vector level's table, defined in its own file, built only where the architecture has it.
+#if defined(__x86_64__)
+INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_sse2_kernels;
+INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_avx2_kernels;
+INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_avx512_kernels;
+// Shared by the avx512 table.
+INKWELL_HIDDEN void inkwell_avx2_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
+                                               intptr_t out_stride);
+INKWELL_HIDDEN void inkwell_avx2_encode_srgb8(const float *linear, uint8_t *codes, size_t count);
+#endif
+#if defined(__aarch64__)
+INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_neon_kernels;
+#endif
+
+#endif

@@ -1,0 +1,289 @@
+// The vector kernels, written once over clang vector types of LANES floats and included by one
+// file per instruction set (kernels_sse2.c, kernels_avx2.c, kernels_avx512.c, kernels_neon.c),
+// which first defines:
+//   LANES               4, 8 or 16
+//   KERNEL(name)        the level's name for a kernel, e.g. inkwell_avx2_##name
+//   LANES_FLOOR         1 when the instruction set rounds toward −∞ in one instruction
+//   LANES_GATHER_AVX2 / LANES_GATHER_AVX512
+//                       to look up the sRGB buckets with a hardware gather (else one load a lane)
+//   LANES_RESOLVE       1 to build the 8-bit resolve and encoder here (LANES 4 or 8)
+// and the target attribute of its functions (#pragma clang attribute).
+//
+// Rows are the lanes: a column of the tile (32 pixels, one per row) is 32 / LANES vectors. Each
+// lane does exactly what KernelReference does for its pixel, in the same order; see the module
+// head in include/InkwellKernels.h. Loads and stores go through memcpy, so no buffer needs more
+// than float alignment, and a vector never aliases a float in the type system.
+
+#include "kernels_internal.h"
+
+#pragma clang fp contract(off)
+
+#define T INKWELL_TILE
+#define P INKWELL_TILE_PIXELS
+#define GROUPS (T / LANES)
+
+typedef float VF __attribute__((vector_size(LANES * 4)));
+typedef int32_t VI __attribute__((vector_size(LANES * 4)));
+typedef uint32_t VU __attribute__((vector_size(LANES * 4)));
+
+static inline __attribute__((always_inline)) VF load(const float *p) {
+  VF v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+
+static inline __attribute__((always_inline)) void store(float *p, VF v) {
+  __builtin_memcpy(p, &v, sizeof v);
+}
+
+static inline __attribute__((always_inline)) VF splat(float x) {
+  return (VF){0} + x;
+}
+
+// mask ? a : b, per lane; masks are all ones or all zeros, as comparisons make them.
+static inline __attribute__((always_inline)) VF blend(VI mask, VF a, VF b) {
+  return (VF)((mask & (VI)a) | (~mask & (VI)b));
+}
+
+static inline __attribute__((always_inline)) VF absolute(VF v) {
+  return (VF)((VI)v & 0x7fffffff);
+}
+
+// floorf for x ≥ 0 or NaN.
+static inline __attribute__((always_inline)) VF floor_nonnegative(VF x) {
+#if LANES_FLOOR
+  return __builtin_elementwise_floor(x);
+#else
+  // Truncation is floor for x ≥ 0; from 2^23 up every float is an integer (and NaN stays NaN).
+  // Out-of-range lanes are zeroed before the conversion, which would otherwise be undefined.
+  VI small = x < splat(0x1p23f);
+  VF safe = blend(small, x, splat(0.0f));
+  VF truncated = __builtin_convertvector(__builtin_convertvector(safe, VI), VF);
+  return blend(small, truncated, x);
+#endif
+}
+
+// Coverage of running sums under a fill rule (KernelReference.coverage(winding:rule:)).
+static inline __attribute__((always_inline)) VF coverage_nonzero(VF sum) {
+  VF a = absolute(sum);
+  return blend(a < splat(1.0f), a, splat(1.0f));
+}
+
+static inline __attribute__((always_inline)) VF coverage_evenodd(VF sum) {
+  VF a = absolute(sum);
+  VF m = a - splat(2.0f) * floor_nonnegative(a * splat(0.5f));
+  return blend(m > splat(1.0f), splat(2.0f) - m, m);
+}
+
+static void KERNEL(add_backdrop)(float *cells, float winding) {
+  for (int g = 0; g < GROUPS; g++) store(cells + g * LANES, load(cells + g * LANES) + winding);
+}
+
+static inline __attribute__((always_inline)) void resolve_coverage_rule(float *cells, float *coverage,
+                                                                        inkwell_fill_rule rule) {
+  VF sum[GROUPS];
+  for (int g = 0; g < GROUPS; g++) sum[g] = splat(0.0f);
+  for (int c = 0; c < T; c++) {
+    float *column = cells + c * INKWELL_CELL_STRIDE;
+    for (int g = 0; g < GROUPS; g++) {
+      sum[g] += load(column + g * LANES);
+      VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
+      store(coverage + c * T + g * LANES, m);
+      store(column + g * LANES, splat(0.0f));
+    }
+  }
+  for (int i = T * INKWELL_CELL_STRIDE; i < INKWELL_CELL_COUNT; i += LANES) store(cells + i, splat(0.0f));
+}
+
+static void KERNEL(resolve_coverage)(float *cells, float *coverage, inkwell_fill_rule rule) {
+  if (rule == INKWELL_FILL_NONZERO) {
+    resolve_coverage_rule(cells, coverage, INKWELL_FILL_NONZERO);
+  } else {
+    resolve_coverage_rule(cells, coverage, INKWELL_FILL_EVENODD);
+  }
+}
+
+// Dc' = Sc·m + Dc·(1 − Sa·m) for the LANES pixels at `i` of each plane.
+static inline __attribute__((always_inline)) void composite_lanes(float *tile, int i, VF m,
+                                                                  const VF s[4]) {
+  VF keep = splat(1.0f) - s[3] * m;
+  for (int p = 0; p < 4; p++) {
+    float *d = tile + p * P + i;
+    store(d, s[p] * m + load(d) * keep);
+  }
+}
+
+static void KERNEL(composite_mask)(float *tile, const float *coverage, const float color[4]) {
+  const VF s[4] = {splat(color[0]), splat(color[1]), splat(color[2]), splat(color[3])};
+  for (int i = 0; i < P; i += LANES) composite_lanes(tile, i, load(coverage + i), s);
+}
+
+static inline __attribute__((always_inline)) void fill_coverage_rule(float *tile, float *cells,
+                                                                     inkwell_fill_rule rule,
+                                                                     const VF s[4]) {
+  VF sum[GROUPS];
+  for (int g = 0; g < GROUPS; g++) sum[g] = splat(0.0f);
+  for (int c = 0; c < T; c++) {
+    float *column = cells + c * INKWELL_CELL_STRIDE;
+    for (int g = 0; g < GROUPS; g++) {
+      sum[g] += load(column + g * LANES);
+      store(column + g * LANES, splat(0.0f));
+      VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
+      // Where m = 0 the formula leaves Dc as it is (Sc·0 + Dc·1), so such groups are skipped.
+      if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
+      composite_lanes(tile, c * T + g * LANES, m, s);
+    }
+  }
+  for (int i = T * INKWELL_CELL_STRIDE; i < INKWELL_CELL_COUNT; i += LANES) store(cells + i, splat(0.0f));
+}
+
+static void KERNEL(fill_coverage)(float *tile, float *cells, inkwell_fill_rule rule,
+                                  const float color[4]) {
+  const VF s[4] = {splat(color[0]), splat(color[1]), splat(color[2]), splat(color[3])};
+  if (rule == INKWELL_FILL_NONZERO) {
+    fill_coverage_rule(tile, cells, INKWELL_FILL_NONZERO, s);
+  } else {
+    fill_coverage_rule(tile, cells, INKWELL_FILL_EVENODD, s);
+  }
+}
+
+// Dc' = Sc·m + Dc·(1 − Sa·m), m constant over the tile.
+static void KERNEL(composite_solid)(float *tile, const float color[4], float m) {
+  const float keep = 1.0f - color[3] * m;
+  for (int p = 0; p < 4; p++) {
+    float *plane = tile + p * P;
+    const float s = color[p] * m;
+    for (int i = 0; i < P; i += LANES) store(plane + i, splat(s) + load(plane + i) * keep);
+  }
+}
+
+static void KERNEL(fill_tile)(float *tile, const float color[4]) {
+  for (int p = 0; p < 4; p++) {
+    VF v = splat(color[p] + 0.0f);
+    for (int i = 0; i < P; i += LANES) store(tile + p * P + i, v);
+  }
+}
+
+#if LANES_RESOLVE
+
+#if LANES_GATHER_AVX2 || LANES_GATHER_AVX512
+#include <immintrin.h>
+#endif
+
+static inline __attribute__((always_inline)) VI bucket_entries(VI index) {
+#if LANES_GATHER_AVX2
+  return (VI)_mm256_i32gather_epi32((const int *)inkwell_srgb8_buckets, (__m256i)index, 4);
+#elif LANES_GATHER_AVX512
+  return (VI)_mm512_i32gather_epi32((__m512i)index, inkwell_srgb8_buckets, 4);
+#else
+  VI entries;
+  for (int l = 0; l < LANES; l++) entries[l] = (int32_t)inkwell_srgb8_buckets[index[l]];
+  return entries;
+#endif
+}
+
+// The nearest 8-bit sRGB code of each lane (see kernels_internal.h for the bucket table).
+static inline __attribute__((always_inline)) VI encode_lanes(VF v) {
+  // v > lowest ? v : lowest sends NaN to the lowest bucket, like the search sends it to code 0.
+  VF c = blend(v > splat(INKWELL_SRGB8_LOWEST), v, splat(INKWELL_SRGB8_LOWEST));
+  c = blend(c < splat(INKWELL_SRGB8_HIGHEST), c, splat(INKWELL_SRGB8_HIGHEST));
+  VI bits = (VI)c;
+  VI entry = bucket_entries((bits >> 16) - INKWELL_SRGB8_FIRST_BUCKET);
+  // (low ≥ threshold) is −1 where true.
+  return (entry >> 17) - ((bits & 0xffff) >= (entry & 0x1ffff));
+}
+
+// Straight-alpha RGBA8 of LANES pixels at `i` of each plane, packed little-endian in a lane.
+static inline __attribute__((always_inline)) VU resolve_lanes(const float *tile, int i) {
+  VF a = load(tile + 3 * P + i);
+  // alpha < 0 ? 0 : (alpha > 1 ? 1 : alpha), NaN kept.
+  VF alpha = blend(a > splat(1.0f), splat(1.0f), a);
+  alpha = blend(a < splat(0.0f), splat(0.0f), alpha);
+  VI positive = alpha > splat(0.0f);
+  VF inverse = blend(positive, splat(1.0f) / alpha, splat(0.0f));
+  VU r = (VU)encode_lanes(load(tile + i) * inverse);
+  VU g = (VU)encode_lanes(load(tile + P + i) * inverse);
+  VU b = (VU)encode_lanes(load(tile + 2 * P + i) * inverse);
+  VF scaled = alpha * splat(255.0f) + splat(0.5f);
+  // NaN alpha gives byte 0, as the scalar conversion does on x86-64.
+  VU a8 = (VU)__builtin_convertvector(blend(scaled == scaled, scaled, splat(0.0f)), VI);
+  return r | (g << 8) | (b << 16) | (a8 << 24);
+}
+
+// Rows of a LANES × LANES block: in[j] holds column j (lanes are rows); out[k] holds row k.
+static inline __attribute__((always_inline)) void transpose(const VU in[LANES], VU out[LANES]) {
+#if LANES == 4
+  VU t0 = __builtin_shufflevector(in[0], in[1], 0, 4, 1, 5);
+  VU t1 = __builtin_shufflevector(in[0], in[1], 2, 6, 3, 7);
+  VU t2 = __builtin_shufflevector(in[2], in[3], 0, 4, 1, 5);
+  VU t3 = __builtin_shufflevector(in[2], in[3], 2, 6, 3, 7);
+  out[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+  out[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  out[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  out[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+#elif LANES == 8
+  // Interleave within 128-bit halves, pair up, then swap halves: the usual 8 × 8 transpose.
+  VU t[8], u[8];
+  for (int k = 0; k < 4; k++) {
+    t[2 * k] = __builtin_shufflevector(in[2 * k], in[2 * k + 1], 0, 8, 1, 9, 4, 12, 5, 13);
+    t[2 * k + 1] = __builtin_shufflevector(in[2 * k], in[2 * k + 1], 2, 10, 3, 11, 6, 14, 7, 15);
+  }
+  for (int k = 0; k < 2; k++) {
+    VU a = t[4 * k], b = t[4 * k + 1], c = t[4 * k + 2], d = t[4 * k + 3];
+    u[4 * k + 0] = __builtin_shufflevector(a, c, 0, 1, 8, 9, 4, 5, 12, 13);
+    u[4 * k + 1] = __builtin_shufflevector(a, c, 2, 3, 10, 11, 6, 7, 14, 15);
+    u[4 * k + 2] = __builtin_shufflevector(b, d, 0, 1, 8, 9, 4, 5, 12, 13);
+    u[4 * k + 3] = __builtin_shufflevector(b, d, 2, 3, 10, 11, 6, 7, 14, 15);
+  }
+  for (int k = 0; k < 4; k++) {
+    out[k] = __builtin_shufflevector(u[k], u[k + 4], 0, 1, 2, 3, 8, 9, 10, 11);
+    out[k + 4] = __builtin_shufflevector(u[k], u[k + 4], 4, 5, 6, 7, 12, 13, 14, 15);
+  }
+#else
+#error "the 8-bit resolve is built for 4 or 8 lanes"
+#endif
+}
+
+static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stride) {
+  for (int y0 = 0; y0 < T; y0 += LANES) {
+    for (int x0 = 0; x0 < T; x0 += LANES) {
+      VU columns[LANES], rows[LANES];
+      for (int j = 0; j < LANES; j++) columns[j] = resolve_lanes(tile, (x0 + j) * T + y0);
+      transpose(columns, rows);
+      for (int k = 0; k < LANES; k++) {
+        __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, &rows[k], sizeof rows[k]);
+      }
+    }
+  }
+}
+
+INKWELL_HIDDEN void KERNEL(resolve_srgb8)(const float *tile, int width, int height, uint8_t *out,
+                                          intptr_t out_stride) {
+  if (width == T && height == T) {
+    resolve_full_tile(tile, out, out_stride);
+    return;
+  }
+  uint8_t full[T * T * 4];
+  resolve_full_tile(tile, full, T * 4);
+  for (int y = 0; y < height; y++) __builtin_memcpy(out + y * out_stride, full + y * T * 4, 4 * (size_t)width);
+}
+
+INKWELL_HIDDEN void KERNEL(encode_srgb8)(const float *linear, uint8_t *codes, size_t count) {
+  size_t i = 0;
+  for (; i + LANES <= count; i += LANES) {
+    VI code = encode_lanes(load(linear + i));
+    for (int l = 0; l < LANES; l++) codes[i + l] = (uint8_t)code[l];
+  }
+  if (i < count) {
+    float rest[LANES] = {0};
+    __builtin_memcpy(rest, linear + i, (count - i) * sizeof(float));
+    VI code = encode_lanes(load(rest));
+    for (size_t l = 0; l < count - i; l++) codes[i + l] = (uint8_t)code[l];
+  }
+}
+
+#endif
+
+#undef T
+#undef P
+#undef GROUPS
