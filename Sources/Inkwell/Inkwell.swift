@@ -149,3 +149,38 @@ extension RGBA8Image {
     return try result.get()
   }
 }
+
+extension Document {
+  /// Renders the document straight into a PNG at `output`, band by band: memory stays
+  /// proportional to the image's width (and to the strokes one band reaches), not its area. The
+  /// bytes equal `render(options).pngData(effort:threads:)`'s, except that an image is written as
+  /// RGBA whenever the background is not opaque. On failure the output is discarded.
+  public func writePNG(
+    to output: OutputFileWriter, options: RenderOptions = RenderOptions(),
+    effort: Int = PNGBandEncoder.defaultEffort
+  ) throws {
+    do {
+      guard options.threads >= 1 else { throw RenderError.invalidThreadCount(options.threads) }
+      let viewport = try viewport(for: options)
+      let stream = try PNGBandStream(
+        width: viewport.width, height: viewport.height, hasAlpha: options.background.alpha < 1,
+        encoder: PNGBandEncoder(effort: effort), threads: options.threads
+      ) { bytes in try output.write(bytes) }
+      try Renderer(threads: options.threads).renderBands(
+        drawing, viewport: viewport, background: options.background
+      ) { band, _ in
+        try band.pixels.withUnsafeBytes { raw in
+          try stream.write(rows: raw, count: band.height, rowStride: band.width * 4)
+        }
+      }
+      try stream.finish()
+    } catch let error as PNGError {
+      output.discard()
+      if case .sinkFailed(let underlying) = error { throw underlying }
+      throw error
+    } catch {
+      output.discard()
+      throw error
+    }
+  }
+}

@@ -55,106 +55,206 @@ public struct PNGBandEncoder: Sendable {
     rgba8 pixels: UnsafeRawBufferPointer, width: Int, height: Int, hasAlpha: Bool, rowStride: Int? = nil,
     threads: Int = 1
   ) throws(PNGError) -> [UInt8] {
-    let header = try PNGHeader(width: width, height: height, bitDepth: 8, hasAlpha: hasAlpha)
     let stride = rowStride ?? width * 4
-    guard stride >= width * 4, pixels.count >= (height - 1) * stride + width * 4,
-      let base = pixels.baseAddress
-    else {
+    guard width > 0, height > 0, stride >= width * 4, pixels.count >= (height - 1) * stride + width * 4 else {
       throw .invalidRequest("pixel buffer too small for \(width)×\(height) rows \(stride) bytes apart")
     }
-    let settings = Self.settings(for: effort)
-    let bandCount = (height + Self.bandHeight - 1) / Self.bandHeight
+    var file: [UInt8] = []
+    let stream = try PNGBandStream(
+      width: width, height: height, hasAlpha: hasAlpha, encoder: self, threads: threads
+    ) { file.append(contentsOf: $0) }
+    try stream.write(rows: pixels, count: height, rowStride: stride)
+    try stream.finish()
+    return file
+  }
+}
+
+/// A PNG written band by band as the rows arrive, for images too large to hold whole: each call
+/// compresses its rows in 64-row bands (in parallel) and passes the finished chunks to the sink.
+/// The bytes are the same as `PNGBandEncoder.encode` writes for the whole image.
+public final class PNGBandStream {
+  public let width: Int
+  public let height: Int
+  public let hasAlpha: Bool
+  public private(set) var rowsWritten = 0
+  private let settings: PNGBandEncoder.Settings
+  private let threads: Int
+  private let sink: ([UInt8]) throws -> Void
+  private var encoder: OpaquePointer?
+  private var pending: [UInt8] = []
+  private var sinkError: (any Error)?
+  private var adler: UInt32 = 1
+  private var lastRow: [UInt8] = []
+  private var wroteZlibHeader = false
+
+  /// Starts the file: signature, header and ancillary chunks go to `sink` at once.
+  public init(
+    width: Int, height: Int, hasAlpha: Bool, encoder options: PNGBandEncoder = PNGBandEncoder(),
+    threads: Int = 1,
+    sink: @escaping ([UInt8]) throws -> Void
+  ) throws(PNGError) {
+    let header = try PNGHeader(width: width, height: height, bitDepth: 8, hasAlpha: hasAlpha)
+    self.width = width
+    self.height = height
+    self.hasAlpha = hasAlpha
+    self.settings = PNGBandEncoder.settings(for: options.effort)
+    self.threads = Swift.max(1, threads)
+    self.sink = sink
+    var c = inkwell_png_encode_options(
+      width: UInt32(header.width), height: UInt32(header.height), bit_depth: 8,
+      layout: hasAlpha ? INKWELL_PNG_LAYOUT_RGBA : INKWELL_PNG_LAYOUT_RGBX,
+      byte_order: INKWELL_PNG_BIG_ENDIAN,
+      compression_level: settings.level, filter: INKWELL_PNG_FILTER_NONE,
+      write_srgb_chunk: options.writesSRGBChunk ? 1 : 0)
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    var created: OpaquePointer?
+    let begun = callShim { inkwell_png_encoder_begin_stream(&c, pngStreamWrite, context, &created, $0, $1) }
+    guard begun.status == INKWELL_PNG_OK, let created else { throw .encodingFailed(begun.message) }
+    encoder = created
+    try flush()
+  }
+
+  deinit {
+    if let encoder { inkwell_png_encoder_abort(encoder) }
+  }
+
+  fileprivate func receive(_ bytes: UnsafeBufferPointer<UInt8>) {
+    pending.append(contentsOf: bytes)
+  }
+
+  private func flush() throws(PNGError) {
+    guard !pending.isEmpty else { return }
+    let bytes = pending
+    pending.removeAll(keepingCapacity: true)
+    do {
+      try sink(bytes)
+    } catch {
+      abandon()
+      throw .sinkFailed(underlying: error)
+    }
+  }
+
+  private func abandon() {
+    if let encoder { inkwell_png_encoder_abort(encoder) }
+    encoder = nil
+  }
+
+  /// Compresses and writes the next `count` rows (RGBA8, `rowStride` bytes apart). Every call but
+  /// the last must pass a multiple of `PNGBandEncoder.bandHeight` rows, so band boundaries depend
+  /// on the image alone.
+  public func write(rows pixels: UnsafeRawBufferPointer, count: Int, rowStride: Int) throws(PNGError) {
+    guard let encoder else { throw .invalidRequest("the stream has already failed or finished") }
+    let bandHeight = PNGBandEncoder.bandHeight
+    guard count > 0, rowsWritten + count <= height, rowStride >= width * 4,
+      pixels.count >= (count - 1) * rowStride + width * 4, let base = pixels.baseAddress
+    else { throw .invalidRequest("rows do not fit the image or the buffer") }
+    guard count % bandHeight == 0 || rowsWritten + count == height else {
+      throw .invalidRequest("only the last rows may be fewer than a multiple of \(bandHeight)")
+    }
+    let bandCount = (count + bandHeight - 1) / bandHeight
     let bands = BandResults(count: bandCount)
     defer { bands.release() }
     let source = SendableRawPointer(base: base)
+    let previous = lastRow
+    let finalRows = rowsWritten + count == height
     let options = inkwell_png_band_options(
       width: UInt32(width), input_channels: 4, output_channels: hasAlpha ? 4 : 3, level: settings.level,
       strategy: settings.strategy, filter: settings.filter)
     let workers = Swift.max(1, Swift.min(threads, bandCount))
-    let work: @Sendable (Int) -> Void = { worker in
-      var band = worker
-      while band < bandCount {
-        let first = band * Self.bandHeight
-        let rows = Swift.min(Self.bandHeight, height - first)
-        let start = source.base.advanced(by: first * stride).assumingMemoryBound(to: UInt8.self)
-        let above =
-          first > 0 ? source.base.advanced(by: (first - 1) * stride).assumingMemoryBound(to: UInt8.self) : nil
-        var result = BandResult()
-        var options = options
-        result.status = inkwell_png_deflate_band(
-          &options, start, stride, above, UInt32(rows), band == bandCount - 1 ? 1 : 0, &result.bytes,
-          &result.size,
-          &result.adler, &result.length)
-        bands.store(result, at: band)
-        band += workers
+    previous.withUnsafeBufferPointer { previousRow in
+      let above = SendableRawPointer(
+        base: UnsafeRawPointer(previousRow.baseAddress ?? UnsafePointer(bitPattern: 1)!))
+      let hasAbove = !previousRow.isEmpty
+      let work: @Sendable (Int) -> Void = { worker in
+        var band = worker
+        while band < bandCount {
+          let first = band * bandHeight
+          let rows = Swift.min(bandHeight, count - first)
+          let start = source.base.advanced(by: first * rowStride).assumingMemoryBound(to: UInt8.self)
+          let up: UnsafePointer<UInt8>? =
+            first > 0
+            ? source.base.advanced(by: (first - 1) * rowStride).assumingMemoryBound(to: UInt8.self)
+            : (hasAbove ? above.base.assumingMemoryBound(to: UInt8.self) : nil)
+          var result = BandResult()
+          var options = options
+          result.status = inkwell_png_deflate_band(
+            &options, start, rowStride, up, UInt32(rows), finalRows && band == bandCount - 1 ? 1 : 0,
+            &result.bytes, &result.size, &result.adler, &result.length)
+          bands.store(result, at: band)
+          band += workers
+        }
+      }
+      if workers == 1 {
+        work(0)
+      } else {
+        DispatchQueue.concurrentPerform(iterations: workers, execute: work)
       }
     }
-    if workers == 1 {
-      work(0)
-    } else {
-      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-    }
 
-    var adler: UInt32 = 1
     for band in 0..<bandCount {
       let result = bands.result(at: band)
       guard result.status == INKWELL_PNG_OK else {
+        abandon()
         throw .encodingFailed(
-          "deflating rows \(band * Self.bandHeight)… failed (status \(result.status.rawValue))")
+          "deflating rows \(rowsWritten + band * bandHeight)… failed (status \(result.status.rawValue))")
       }
       adler = inkwell_png_adler32_combine(adler, result.adler, result.length)
-    }
-    return try container(header: header, bands: bands, count: bandCount, adler: adler, level: settings.level)
-  }
-
-  /// The PNG file: libpng writes the signature, header and chunks; the image data is the zlib
-  /// header, the bands' deflate data in order, and the Adler-32 trailer, one IDAT per band.
-  private func container(header: PNGHeader, bands: BandResults, count: Int, adler: UInt32, level: Int32)
-    throws(PNGError)
-    -> [UInt8]
-  {
-    var options = inkwell_png_encode_options(
-      width: UInt32(header.width), height: UInt32(header.height), bit_depth: 8,
-      layout: header.hasAlpha ? INKWELL_PNG_LAYOUT_RGBA : INKWELL_PNG_LAYOUT_RGBX,
-      byte_order: INKWELL_PNG_BIG_ENDIAN,
-      compression_level: level, filter: INKWELL_PNG_FILTER_NONE, write_srgb_chunk: writesSRGBChunk ? 1 : 0)
-    var encoder: OpaquePointer?
-    let begun = callShim { inkwell_png_encoder_begin_memory(&options, &encoder, $0, $1) }
-    guard begun.status == INKWELL_PNG_OK, let encoder else { throw .encodingFailed(begun.message) }
-    var finished = false
-    defer { if !finished { inkwell_png_encoder_abort(encoder) } }
-
-    // zlib header: deflate with a 32 KiB window, the level class, and the check bits.
-    let levelClass: UInt8 = level <= 1 ? 0 : (level <= 5 ? 1 : (level == 6 ? 2 : 3))
-    let cmf: UInt8 = 0x78
-    var flg: UInt8 = levelClass << 6
-    flg += UInt8(31 - (Int(cmf) * 256 + Int(flg)) % 31) % 31
-    let trailer: [UInt8] = [
-      UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF),
-    ]
-
-    for band in 0..<count {
-      let result = bands.result(at: band)
       var chunk: [UInt8] = []
       chunk.reserveCapacity(result.size + 6)
-      if band == 0 { chunk.append(contentsOf: [cmf, flg]) }
+      if !wroteZlibHeader {
+        // zlib header: deflate with a 32 KiB window, the level class, and the check bits.
+        let level = settings.level
+        let levelClass: UInt8 = level <= 1 ? 0 : (level <= 5 ? 1 : (level == 6 ? 2 : 3))
+        let cmf: UInt8 = 0x78
+        var flg: UInt8 = levelClass << 6
+        flg += UInt8(31 - (Int(cmf) * 256 + Int(flg)) % 31) % 31
+        chunk.append(contentsOf: [cmf, flg])
+        wroteZlibHeader = true
+      }
       if let bytes = result.bytes, result.size > 0 {
         chunk.append(contentsOf: UnsafeBufferPointer(start: bytes, count: result.size))
       }
-      if band == count - 1 { chunk.append(contentsOf: trailer) }
+      if finalRows && band == bandCount - 1 {
+        chunk.append(contentsOf: [
+          UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF),
+        ])
+      }
       let written = chunk.withUnsafeBufferPointer { buffer in
         callShim { inkwell_png_encoder_write_idat(encoder, buffer.baseAddress, buffer.count, $0, $1) }
       }
-      guard written.status == INKWELL_PNG_OK else { throw .encodingFailed(written.message) }
+      guard written.status == INKWELL_PNG_OK else {
+        abandon()
+        throw .encodingFailed(written.message)
+      }
+      try flush()
     }
+    lastRow = Array(UnsafeRawBufferPointer(start: base + (count - 1) * rowStride, count: width * 4))
+    rowsWritten += count
+  }
+
+  /// Ends the file (IEND) once every row has been written.
+  public func finish() throws(PNGError) {
+    guard let encoder else { throw .invalidRequest("the stream has already failed or finished") }
+    guard rowsWritten == height else {
+      abandon()
+      throw .invalidRequest("only \(rowsWritten) of \(height) rows were written")
+    }
+    self.encoder = nil
     var bytes: UnsafeMutablePointer<UInt8>?
     var size = 0
-    finished = true
     let end = callShim { inkwell_png_encoder_finish_idat(encoder, &bytes, &size, $0, $1) }
-    guard end.status == INKWELL_PNG_OK, let bytes else { throw .encodingFailed(end.message) }
-    defer { inkwell_png_free(bytes) }
-    return Array(UnsafeBufferPointer(start: bytes, count: size))
+    guard end.status == INKWELL_PNG_OK else { throw .encodingFailed(end.message) }
+    try flush()
   }
+}
+
+/// The shim's write callback: collects bytes for the stream to hand to its sink.
+private let pngStreamWrite: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, Int) -> Int32 = {
+  context, bytes, count in
+  guard let context, let bytes else { return count == 0 ? 0 : 1 }
+  Unmanaged<PNGBandStream>.fromOpaque(context).takeUnretainedValue().receive(
+    UnsafeBufferPointer(start: bytes, count: count))
+  return 0
 }
 
 private struct SendableRawPointer: @unchecked Sendable {

@@ -29,16 +29,21 @@ enum RenderCommand {
     } catch {
       throw CommandError(message: "\(name): \(error)")
     }
-    let png: [UInt8]
+    let writer: OutputFileWriter
     do {
-      png = try document.render(options.render).pngData(
-        effort: options.pngEffort, threads: options.render.threads)
-    } catch let error as RenderError {
-      throw CommandError(message: "\(name): \(error)")
+      writer = try OutputFileWriter(path: output)
     } catch {
+      throw CommandError(message: error.description)
+    }
+    do {
+      try document.writePNG(to: writer, options: options.render, effort: options.pngEffort)
+      try writer.commit()
+    } catch let error as OutputError {
+      throw CommandError(message: error.description)
+    } catch {
+      writer.discard()
       throw CommandError(message: "\(name): \(error)")
     }
-    try FileIO.write(png, to: output)
   }
 
   static func usageError(_ message: String) -> CommandError {

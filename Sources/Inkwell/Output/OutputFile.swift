@@ -203,3 +203,121 @@ private func umaskFromProcStatus() -> mode_t? {
   }
   return nil
 }
+
+/// Output written piece by piece, with the same guarantees as `writeOutput`: a regular file
+/// appears, complete, only at `commit()` (a temporary file beside it is renamed into place), and
+/// nothing is left behind after `discard()` or a failure; standard output receives nothing until
+/// `commit()` (the pieces are held in memory until then); a device or FIFO is written as pieces
+/// arrive. Lets an encoder stream a large image without holding the whole file.
+public final class OutputFileWriter {
+  private enum Destination {
+    case standardOutput([UInt8])
+    case device(Int32)
+    case temporary(descriptor: Int32, temporaryPath: String, directoryPrefix: String, finalPath: String)
+    case finished
+  }
+
+  /// The path as given, used in error messages.
+  public let path: String
+  private var destination: Destination
+
+  /// Opens `path` for writing (`-` for standard output).
+  public init(path: String) throws(OutputError) {
+    self.path = path
+    if path == "-" {
+      destination = .standardOutput([])
+      return
+    }
+    guard var (directoryPrefix, name) = splitPath(path) else {
+      throw OutputError(path: path, code: path.isEmpty ? ENOENT : EISDIR)
+    }
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
+      destination = .device(descriptor)
+      return
+    }
+    if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK, let target = resolvedPath(path),
+      let (targetPrefix, targetName) = splitPath(target)
+    {
+      (directoryPrefix, name) = (targetPrefix, targetName)
+    }
+    var template = Array("\(directoryPrefix).\(name).XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
+    let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    destination = .temporary(
+      descriptor: descriptor, temporaryPath: temporaryPath, directoryPrefix: directoryPrefix,
+      finalPath: directoryPrefix + name)
+  }
+
+  deinit { discard() }
+
+  /// Appends `bytes`. After a failure the writer is discarded and later calls fail.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    switch destination {
+    case .standardOutput(var held):
+      destination = .finished
+      held.append(contentsOf: bytes)
+      destination = .standardOutput(held)
+    case .device(let descriptor), .temporary(let descriptor, _, _, _):
+      do {
+        try writeAll(bytes, to: descriptor, path: path)
+      } catch {
+        discard()
+        throw error
+      }
+    case .finished:
+      throw OutputError(path: path, code: EBADF)
+    }
+  }
+
+  /// Appends `bytes`.
+  public func write(_ bytes: [UInt8]) throws(OutputError) {
+    try bytes.withUnsafeBytes { raw in Result { () throws(OutputError) in try write(raw) } }.get()
+  }
+
+  /// Makes the output final: flushes, sets permissions and renames a temporary file into place,
+  /// or writes the held bytes to standard output.
+  public func commit() throws(OutputError) {
+    let current = destination
+    destination = .finished
+    switch current {
+    case .standardOutput(let held):
+      try held.withUnsafeBytes { raw in
+        Result { () throws(OutputError) in try writeAll(raw, to: STDOUT_FILENO, path: path) }
+      }.get()
+    case .device(let descriptor):
+      guard close(descriptor) == 0 || errno == EINTR else { throw OutputError(path: path, code: errno) }
+    case .temporary(let descriptor, let temporaryPath, let directoryPrefix, let finalPath):
+      var renamed = false
+      defer { if !renamed { unlink(temporaryPath) } }
+      guard fsync(descriptor) == 0, fchmod(descriptor, 0o666 & ~currentUmask()) == 0 else {
+        let code = errno
+        close(descriptor)
+        throw OutputError(path: path, code: code)
+      }
+      guard close(descriptor) == 0 || errno == EINTR else { throw OutputError(path: path, code: errno) }
+      guard rename(temporaryPath, finalPath) == 0 else { throw OutputError(path: path, code: errno) }
+      renamed = true
+      syncDirectory(directoryPrefix.isEmpty ? "." : directoryPrefix)
+    case .finished:
+      throw OutputError(path: path, code: EBADF)
+    }
+  }
+
+  /// Abandons the output: a temporary file is removed, held bytes are dropped. Safe to repeat.
+  public func discard() {
+    switch destination {
+    case .device(let descriptor):
+      close(descriptor)
+    case .temporary(let descriptor, let temporaryPath, _, _):
+      close(descriptor)
+      unlink(temporaryPath)
+    case .standardOutput, .finished:
+      break
+    }
+    destination = .finished
+  }
+}

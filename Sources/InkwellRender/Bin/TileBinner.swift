@@ -69,6 +69,8 @@ public struct TileEntry: Hashable, Sendable {
 /// paint order.
 public struct TileBins: Sendable {
   public let grid: TileGrid
+  /// The canvas tile row of the grid's first row (non-zero for a band of a larger canvas).
+  public var rowOffset: Int = 0
   public let entryStart: [Int]
   public let entries: [TileEntry]
   public let segments: [TileSegment]
@@ -77,6 +79,10 @@ public struct TileBins: Sendable {
 /// Builds `TileBins` for a scene. Single-threaded; its cost is linear in the number of pieces.
 public struct TileBinner {
   public let grid: TileGrid
+  /// The canvas tile row that is the grid's first row: a band of a larger canvas starts at
+  /// `rowOffset · 32` pixels. Coordinates stay in the whole canvas's space, so a band's pieces are
+  /// bit for bit the ones the whole canvas would get.
+  public let rowOffset: Int
   private var entries: [TileEntry] = []
   private var entryTiles: [Int32] = []
   private var segments: [TileSegment] = []
@@ -88,9 +94,14 @@ public struct TileBinner {
   private var tileCounts: [Int32] = []
   private var sortedPieces: [TileSegment] = []
 
-  public init(grid: TileGrid) {
+  public init(grid: TileGrid, rowOffset: Int = 0) {
     self.grid = grid
+    self.rowOffset = rowOffset
   }
+
+  /// The canvas rows this grid covers, in pixels: `top ..< bottom`.
+  var top: Float { Float(rowOffset * TileGrid.tileSize) }
+  var bottom: Float { top + Float(grid.height) }
 
   /// Adds `primitive`'s paths (index `index` in the scene) above everything added before it.
   public mutating func add(_ primitive: Primitive, index: Int) {
@@ -104,19 +115,19 @@ public struct TileBinner {
   public mutating func add(_ path: FlatPath, rule: FillRule, index: Int, role: TileEntry.Role = .fill) {
     guard grid.tileCount > 0, let bounds = path.bounds else { return }
     let w = Float(grid.width)
-    let h = Float(grid.height)
+    let (top, bottom) = (self.top, self.bottom)
     // Entirely right of, above or below the canvas: nothing to draw. Entirely left: a closed
     // contour brings no net winding to points on its right.
-    guard bounds.minX < w, bounds.maxX > 0, bounds.minY < h, bounds.maxY > 0 else { return }
+    guard bounds.minX < w, bounds.maxX > 0, bounds.minY < bottom, bounds.maxY > top else { return }
     guard bounds.minX.isFinite, bounds.maxX.isFinite, bounds.minY.isFinite, bounds.maxY.isFinite else {
       return
     }
 
     let t = Float(TileGrid.tileSize)
     let col0 = Int(Swift.max(bounds.minX, 0) / t)
-    let row0 = Int(Swift.max(bounds.minY, 0) / t)
+    let row0 = Int(Swift.max(bounds.minY, top) / t)
     let col1 = Swift.min(Int(Swift.min(bounds.maxX, w) / t), grid.tilesX - 1)
-    let row1 = Swift.min(Int(Swift.min(bounds.maxY, h) / t), grid.tilesY - 1)
+    let row1 = Swift.min(Int(Swift.min(bounds.maxY, bottom) / t), rowOffset + grid.tilesY - 1)
     var region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
 
     pieceTiles.removeAll(keepingCapacity: true)
@@ -124,7 +135,7 @@ public struct TileBinner {
     backdropDelta.removeAll(keepingCapacity: true)
     backdropDelta.append(contentsOf: repeatElement(0, count: region.rows * (region.cols + 1)))
 
-    var walker = ContourWalker(grid: grid, region: region)
+    var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom)
     path.forEachContour { contour in
       walker.walk(contour, into: &self)
     }
@@ -145,7 +156,7 @@ public struct TileBinner {
       sorted[cursor[Int(tile)]] = entry
       cursor[Int(tile)] += 1
     }
-    return TileBins(grid: grid, entryStart: start, entries: sorted, segments: segments)
+    return TileBins(grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segments: segments)
   }
 
   // MARK: Internals
@@ -196,7 +207,7 @@ public struct TileBinner {
         case .evenOdd: solid = winding & 1 != 0
         }
         guard count > 0 || solid else { continue }
-        let tile = (region.row0 + row) * grid.tilesX + region.col0 + col
+        let tile = (region.row0 - rowOffset + row) * grid.tilesX + region.col0 + col
         entries.append(
           TileEntry(
             primitive: UInt32(truncatingIfNeeded: index), backdrop: winding,
@@ -225,9 +236,15 @@ private struct ContourWalker {
   /// Scratch for `edge`: the parameters of one edge's cuts.
   private var cuts: [Float] = []
 
-  init(grid: TileGrid, region: TileBinner.Region) {
+  /// The canvas rows binned, in pixels: edges are clamped to `top ... bottom`.
+  let top: Float
+  let bottom: Float
+
+  init(grid: TileGrid, region: TileBinner.Region, top: Float, bottom: Float) {
     self.grid = grid
     self.region = region
+    self.top = top
+    self.bottom = bottom
   }
 
   mutating func walk(_ contour: ArraySlice<Point>, into binner: inout TileBinner) {
@@ -247,15 +264,14 @@ private struct ContourWalker {
   /// Cuts one edge at the canvas border and at tile borders.
   private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
     let w = Float(grid.width)
-    let h = Float(grid.height)
     // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border.
     cuts.removeAll(keepingCapacity: true)
-    func addCuts(_ p: Float, _ q: Float, limit: Float) {
+    func addCuts(_ p: Float, _ q: Float, low: Float, high: Float) {
       guard p != q else { return }
-      let lo = Swift.max(Swift.min(p, q), 0)
-      let hi = Swift.min(Swift.max(p, q), limit)
-      if p < 0 || q < 0 { cuts.append((0 - p) / (q - p)) }
-      if p > limit || q > limit { cuts.append((limit - p) / (q - p)) }
+      let lo = Swift.max(Swift.min(p, q), low)
+      let hi = Swift.min(Swift.max(p, q), high)
+      if p < low || q < low { cuts.append((low - p) / (q - p)) }
+      if p > high || q > high { cuts.append((high - p) / (q - p)) }
       guard lo < hi else { return }
       var k = (lo / tile).rounded(.up)
       while k * tile < hi {
@@ -263,8 +279,8 @@ private struct ContourWalker {
         k += 1
       }
     }
-    addCuts(a.x, b.x, limit: w)
-    addCuts(a.y, b.y, limit: h)
+    addCuts(a.x, b.x, low: 0, high: w)
+    addCuts(a.y, b.y, low: top, high: bottom)
     cuts.sort()
 
     var start = clamp(a)
@@ -289,7 +305,7 @@ private struct ContourWalker {
   private func clamp(_ p: Point) -> Point {
     Point(
       x: Swift.min(Swift.max(p.x, 0), Float(grid.width)),
-      y: Swift.min(Swift.max(p.y, 0), Float(grid.height)))
+      y: Swift.min(Swift.max(p.y, top), bottom))
   }
 
   private mutating func piece(from a: Point, to b: Point, into binner: inout TileBinner) {

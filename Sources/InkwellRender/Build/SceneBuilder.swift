@@ -10,20 +10,25 @@ public enum SceneBuilder {
     var result: [Primitive] = []
     result.reserveCapacity(drawing.strokes.count)
     for stroke in drawing.strokes {
-      guard let (path, alphaScale) = PenBrush.outline(of: stroke, toPixels: view) else { continue }
-      let color = LinearColor(stroke.ink.color, opacity: alphaScale)
-      guard color.alpha > 0 else { continue }
-      var primitive = Primitive(path: path, rule: .nonZero, color: color)
-      if let mask = stroke.mask, !mask.isEmpty {
-        let toPixels = stroke.transform.concatenating(view)
-        primitive.clip = mask.clip.map { contours in
-          ClipPath(path: FlatPath(contours: contours.map { $0.map(toPixels.apply) }), rule: mask.fillRule)
-        }
-        primitive.knockout = knockout(of: mask.erasures, toPixels: toPixels)
-      }
-      result.append(primitive)
+      if let primitive = primitive(for: stroke, view: view) { result.append(primitive) }
     }
     return result
+  }
+
+  /// One stroke as a primitive, or `nil` when it draws nothing.
+  public static func primitive(for stroke: Stroke, view: AffineTransform) -> Primitive? {
+    guard let (path, alphaScale) = PenBrush.outline(of: stroke, toPixels: view) else { return nil }
+    let color = LinearColor(stroke.ink.color, opacity: alphaScale)
+    guard color.alpha > 0 else { return nil }
+    var primitive = Primitive(path: path, rule: .nonZero, color: color)
+    if let mask = stroke.mask, !mask.isEmpty {
+      let toPixels = stroke.transform.concatenating(view)
+      primitive.clip = mask.clip.map { contours in
+        ClipPath(path: FlatPath(contours: contours.map { $0.map(toPixels.apply) }), rule: mask.fillRule)
+      }
+      primitive.knockout = knockout(of: mask.erasures, toPixels: toPixels)
+    }
+    return primitive
   }
 
   /// The union of eraser sweeps as one non-zero path in pixel space: each sweep's outline is the
