@@ -12,10 +12,12 @@ let usage = """
   commands:
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
-                 [--from FORMAT]
+                 [--from FORMAT] [--ink TYPE [--color COLOR] [--width W]]
     convert INPUT OUTPUT [--from FORMAT]
+    inks -o SHEET.png [--scale S] [--scenes DIR]
 
   formats: native (.inkwell.json), mypaint (.dat), svc (.svc), signal-json
+  inks: pen, pencil, marker, monoline, fountainPen, watercolor, crayon, reed
     help
 
   '-' as INPUT reads standard input; '-' as OUTPUT writes standard output.
@@ -55,6 +57,7 @@ do {
   switch command {
   case "render": try RenderCommand.run(arguments)
   case "convert": try ConvertCommand.run(arguments)
+  case "inks": try InksCommand.run(arguments)
   case "help", "-h", "--help": print(usage)
   default: throw CommandError(message: "unknown command '\(command)'\n\(usage)", status: 2)
   }

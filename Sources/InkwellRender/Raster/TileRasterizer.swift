@@ -68,9 +68,13 @@ public struct RasterKernels: Sendable {
 /// Renders binned primitives into an 8-bit image.
 public struct TileRasterizer: Sendable {
   public var kernels: RasterKernels
+  /// The kernels of the ink paint stages (Paint/), applied to a primitive's coverage before it
+  /// is composited.
+  public var paintKernels: PaintKernels
 
-  public init(kernels: RasterKernels = .native) {
+  public init(kernels: RasterKernels = .native, paintKernels: PaintKernels = .native) {
     self.kernels = kernels
+    self.paintKernels = paintKernels
   }
 
   /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads, to 8-bit sRGB.
@@ -130,6 +134,7 @@ public struct TileRasterizer: Sendable {
     let rules = primitives.map(\.rule)
     let masked = primitives.map { $0.clip != nil ? Self.clipFlag : 0 }
     let clipRules = primitives.map { $0.clip?.rule ?? .nonZero }
+    let paints = primitives.map(\.paint)
     let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
     let work = { @Sendable (worker: Int) in
       let scratch = TileScratch()
@@ -139,7 +144,7 @@ public struct TileRasterizer: Sendable {
         for col in 0..<grid.tilesX {
           composite(
             col: col, row: row, bins: bins, colors: colors, rules: rules, masked: masked,
-            clipRules: clipRules,
+            clipRules: clipRules, paints: paints,
             background: background, scratch: scratch)
           sink(col, row, scratch.tile)
         }
@@ -155,7 +160,7 @@ public struct TileRasterizer: Sendable {
 
   private func composite(
     col: Int, row: Int, bins: TileBins, colors: [[Float]], rules: [FillRule], masked: [UInt8],
-    clipRules: [FillRule], background: LinearColor, scratch: TileScratch
+    clipRules: [FillRule], paints: [Paint], background: LinearColor, scratch: TileScratch
   ) {
     let tileIndex = row * bins.grid.tilesX + col
     var backgroundComponents = [background.red, background.green, background.blue, background.alpha]
@@ -182,7 +187,8 @@ public struct TileRasterizer: Sendable {
         let hasClip = masked[primitive] & Self.clipFlag != 0
         if hasClip && clip == nil { continue }
         colors[primitive].withUnsafeBufferPointer { color in
-          if fill.segmentCount == 0 && clip == nil && knockout == nil {
+          let paint = paints[primitive]
+          if fill.segmentCount == 0 && clip == nil && knockout == nil && paint.isSolid {
             if Self.covers(fill.backdrop, rules[primitive]) {
               kernels.compositeSolid(scratch.tile, color.baseAddress!, 1)
             }
@@ -199,7 +205,16 @@ public struct TileRasterizer: Sendable {
             coverage(of: knockout, rule: .nonZero, segments: segments, into: scratch.mask, scratch: scratch)
             kernels.coverageSubtract(scratch.coverage, scratch.mask)
           }
-          kernels.compositeMask(scratch.tile, scratch.coverage, color.baseAddress!)
+          if !paint.isSolid {
+            let size = TileGrid.tileSize
+            paintKernels.apply(
+              paint, coverage: scratch.coverage, x0: col * size, y0: row * size, segments: &scratch.segments)
+          }
+          if paint.blend == .multiply {
+            paintKernels.compositeMultiply(scratch.tile, scratch.coverage, color.baseAddress!)
+          } else {
+            kernels.compositeMask(scratch.tile, scratch.coverage, color.baseAddress!)
+          }
         }
       }
     }
@@ -244,6 +259,8 @@ final class TileScratch {
   /// A second coverage buffer, for clip and knockout paths.
   let mask: UnsafeMutablePointer<Float>
   let tile: UnsafeMutablePointer<Float>
+  /// Scratch for the paint stages (an alpha profile's segments near the tile).
+  var segments: [Float] = []
 
   init() {
     cells = .allocate(capacity: Self.cellCount)

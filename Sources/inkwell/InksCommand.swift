@@ -1,0 +1,178 @@
+// inks: the contact sheet of every ink, and the golden scenes of each.
+//
+// The sheet has one row per ink (in InkType order) and four cells per row, left to right:
+//   pressure ramp    a gentle wave drawn from force 0 to force 1
+//   tilt sweep       a straight line from upright (altitude π/2) to nearly flat (0.2), the pen
+//                    pointing down the page (azimuth π/2)
+//   direction sweep  a circle: every direction of travel once
+//   self-overlap     a looping curve that crosses itself twice
+// docs/inks.md shows it and holds its legend.
+
+import Inkwell
+
+/// `inkwell inks -o SHEET.png [--scale S] [--scenes DIR]`.
+enum InksCommand {
+  static let cellWidth: Float = 160
+  static let cellHeight: Float = 90
+
+  /// The sheet's width, color and seed for each ink.
+  static func sheetInk(_ type: InkType) -> Ink {
+    switch type {
+    case .pen: return Ink(type: .pen, color: Color(parsing: "#1a1a2e")!, width: 6)
+    case .pencil: return Ink(type: .pencil, color: Color(parsing: "#2b2b2b")!, width: 5)
+    case .marker: return Ink(type: .marker, color: Color(parsing: "#ffc400")!, width: 18)
+    case .monoline: return Ink(type: .monoline, color: Color(parsing: "#111111")!, width: 4)
+    case .fountainPen: return Ink(type: .fountainPen, color: Color(parsing: "#1f3c88")!, width: 9)
+    case .watercolor: return Ink(type: .watercolor, color: Color(parsing: "#2a7fd4")!, width: 20)
+    case .crayon: return Ink(type: .crayon, color: Color(parsing: "#c8322a")!, width: 10)
+    case .reed: return Ink(type: .reed, color: Color(parsing: "#101010")!, width: 12)
+    }
+  }
+
+  static func point(
+    _ x: Float, _ y: Float, t: Float, width: Float, force: Float = 1, azimuth: Float = 0,
+    altitude: Float = .pi / 2
+  ) -> StrokePoint {
+    StrokePoint(
+      location: Point(x: x, y: y), timeOffset: t, size: Size(width: width, height: width), force: force,
+      azimuth: azimuth, altitude: altitude)
+  }
+
+  /// The four cells' strokes for `ink`, with the cell's top-left corner at (x0, y0).
+  enum Cell: String, CaseIterable {
+    case pressureRamp = "pressure-ramp"
+    case tiltSweep = "tilt-sweep"
+    case directionSweep = "direction-sweep"
+    case selfOverlap = "self-overlap"
+    case straight
+    case curve
+  }
+
+  static func strokes(_ cell: Cell, ink: Ink, x0: Float, y0: Float, seed: UInt32) -> [Stroke] {
+    let w = ink.width
+    let cx = x0 + cellWidth / 2
+    let cy = y0 + cellHeight / 2
+    var points: [StrokePoint] = []
+    switch cell {
+    case .pressureRamp:
+      for i in 0...40 {
+        let u = Float(i) / 40
+        let x = x0 + 18 + u * (cellWidth - 36)
+        points.append(
+          point(x, cy + 10 * FloatMath.sin(u * 2 * .pi), t: u * 0.8, width: w, force: u))
+      }
+    case .tiltSweep:
+      for i in 0...30 {
+        let u = Float(i) / 30
+        points.append(
+          point(
+            x0 + 18 + u * (cellWidth - 36), cy, t: u * 0.6, width: w, force: 0.8, azimuth: .pi / 2,
+            altitude: .pi / 2 - u * (.pi / 2 - 0.2)))
+      }
+    case .directionSweep:
+      let r: Float = 30
+      for i in 0...48 {
+        let a = -Float.pi / 2 + 2 * .pi * Float(i) / 48
+        points.append(
+          point(
+            cx + r * FloatMath.cos(a), cy + r * FloatMath.sin(a), t: Float(i) * 0.02, width: w, force: 0.8))
+      }
+    case .selfOverlap:
+      // A prolate cycloid: two loops, each crossing the path.
+      for i in 0...60 {
+        let theta = 4 * Float.pi * Float(i) / 60
+        let x = cx - 25 + 4 * theta - 18 * FloatMath.sin(theta)
+        let y = cy + 22 * FloatMath.cos(theta) - 4
+        points.append(point(x, y, t: Float(i) * 0.015, width: w, force: 0.8))
+      }
+    case .straight:
+      for i in 0...6 {
+        let u = Float(i) / 6
+        points.append(point(x0 + 18 + u * (cellWidth - 36), cy - 15, t: u * 0.4, width: w, force: 0.8))
+      }
+      var second: [StrokePoint] = []
+      for i in 0...6 {
+        let u = Float(i) / 6
+        second.append(point(x0 + 30 + u * 100, y0 + 60 + u * 18, t: u * 0.4, width: w, force: 0.8))
+      }
+      return [
+        Stroke(ink: ink, path: StrokePath(controlPoints: points), randomSeed: seed),
+        Stroke(ink: ink, path: StrokePath(controlPoints: second), randomSeed: seed &+ 1),
+      ]
+    case .curve:
+      for i in 0...40 {
+        let u = Float(i) / 40
+        let x = x0 + 18 + u * (cellWidth - 36)
+        points.append(point(x, cy + 25 * FloatMath.sin(u * 3 * .pi), t: u * 0.8, width: w, force: 0.8))
+      }
+    }
+    return [Stroke(ink: ink, path: StrokePath(controlPoints: points), randomSeed: seed)]
+  }
+
+  static let sheetCells: [Cell] = [.pressureRamp, .tiltSweep, .directionSweep, .selfOverlap]
+
+  /// The contact sheet as a document.
+  static func sheet() -> Document {
+    var strokes: [Stroke] = []
+    for (row, type) in InkType.allCases.enumerated() {
+      for (column, cell) in sheetCells.enumerated() {
+        strokes += Self.strokes(
+          cell, ink: sheetInk(type), x0: Float(column) * cellWidth, y0: Float(row) * cellHeight,
+          seed: UInt32(row * 16 + column + 1))
+      }
+    }
+    return Document(
+      bounds: Rect(
+        x: 0, y: 0, width: cellWidth * Float(sheetCells.count),
+        height: cellHeight * Float(InkType.allCases.count)),
+      drawing: Drawing(strokes: strokes))
+  }
+
+  /// One golden scene: `cell` drawn with `type`'s sheet ink on a single cell.
+  static func scene(_ cell: Cell, type: InkType) -> Document {
+    Document(
+      bounds: Rect(x: 0, y: 0, width: cellWidth, height: cellHeight),
+      drawing: Drawing(strokes: strokes(cell, ink: sheetInk(type), x0: 0, y0: 0, seed: 7)))
+  }
+
+  static func run(_ arguments: [String]) throws {
+    var output: String?
+    var scenes: String?
+    var scale: Double = 1
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-o", "--output":
+        output = remaining.popFirst()
+        if output == nil { throw usageError("-o needs a value") }
+      case "--scale":
+        guard let text = remaining.popFirst(), let s = Double(text), s.isFinite, s > 0 else {
+          throw usageError("--scale expects a positive number")
+        }
+        scale = s
+      case "--scenes":
+        scenes = remaining.popFirst()
+        if scenes == nil { throw usageError("--scenes needs a directory") }
+      default:
+        throw usageError("unknown argument '\(argument)'")
+      }
+    }
+    guard output != nil || scenes != nil else { throw usageError("missing -o SHEET.png") }
+    if let output {
+      let image = try sheet().render(RenderOptions(sizing: .scale(scale)))
+      try FileIO.write(try image.pngData(), to: output)
+    }
+    if let scenes {
+      for type in InkType.allCases {
+        for cell in Cell.allCases {
+          let bytes = try NativeFormat.encode(scene(cell, type: type))
+          try FileIO.write(bytes, to: "\(scenes)/ink-\(type.rawValue)/\(cell.rawValue).inkwell.json")
+        }
+      }
+    }
+  }
+
+  static func usageError(_ message: String) -> CommandError {
+    CommandError(message: "inks: \(message)\n\(usage)", status: 2)
+  }
+}
