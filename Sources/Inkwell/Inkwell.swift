@@ -103,12 +103,15 @@ extension Document {
     }
   }
 
-  /// The document rendered with `options`.
-  public func render(_ options: RenderOptions = RenderOptions()) throws(RenderError) -> RGBA8Image {
+  /// The document rendered with `options`, each stroke drawn by the brush `inks` picks for it
+  /// (the built-in inks unless an app registers its own).
+  public func render(_ options: RenderOptions = RenderOptions(), inks: InkCatalog = .standard)
+    throws(RenderError) -> RGBA8Image
+  {
     guard options.threads >= 1 else { throw .invalidThreadCount(options.threads) }
     let viewport = try viewport(for: options)
     return Renderer(threads: options.threads).render(
-      drawing, viewport: viewport, background: options.background)
+      drawing, viewport: viewport, background: options.background, inks: inks)
   }
 }
 
