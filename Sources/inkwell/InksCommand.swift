@@ -10,7 +10,13 @@
 
 import Inkwell
 
-/// `inkwell inks -o SHEET.png [--scale S] [--scenes DIR]`.
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `inkwell inks -o SHEET.png [--scale S] [--scenes DIR [--sample DOCUMENT]]`.
 enum InksCommand {
   static let cellWidth: Float = 160
   static let cellHeight: Float = 90
@@ -138,6 +144,7 @@ enum InksCommand {
   static func run(_ arguments: [String]) throws {
     var output: String?
     var scenes: String?
+    var sample: String?
     var scale: Double = 1
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
@@ -153,6 +160,9 @@ enum InksCommand {
       case "--scenes":
         scenes = remaining.popFirst()
         if scenes == nil { throw usageError("--scenes needs a directory") }
+      case "--sample":
+        sample = remaining.popFirst()
+        if sample == nil { throw usageError("--sample needs a document") }
       default:
         throw usageError("unknown argument '\(argument)'")
       }
@@ -163,12 +173,74 @@ enum InksCommand {
       try FileIO.write(try image.pngData(), to: output)
     }
     if let scenes {
+      let handwriting = try sample.map { try NativeFormat.decode(FileIO.read($0)) }
       for type in InkType.allCases {
         for cell in Cell.allCases {
           let bytes = try NativeFormat.encode(scene(cell, type: type))
-          try FileIO.write(bytes, to: "\(scenes)/ink-\(type.rawValue)/\(cell.rawValue).inkwell.json")
+          try makeDirectory("\(scenes)/\(suite(type))")
+          try FileIO.write(bytes, to: "\(scenes)/\(suite(type))/\(cell.rawValue).inkwell.json")
+        }
+        if let handwriting {
+          let ink = sheetInk(type)
+          let document = RenderCommand.reinked(
+            handwriting, type: type, color: ink.color, width: handwritingWidth(type))
+          try FileIO.write(
+            try NativeFormat.encode(document), to: "\(scenes)/\(suite(type))/handwriting.inkwell.json")
         }
       }
+      try makeDirectory("\(scenes)/ink-stamp")
+      try FileIO.write(
+        try NativeFormat.encode(stampScene()), to: "\(scenes)/ink-stamp/roll-sweep.inkwell.json")
+    }
+  }
+
+  /// The golden suite of an ink: `ink-` and its name in kebab case.
+  static func suite(_ type: InkType) -> String {
+    "ink-" + type.rawValue.flatMap { $0.isUppercase ? ["-"] + $0.lowercased() : [$0] }
+  }
+
+  /// The width each ink re-inks the handwriting sample with (it was recorded at 2).
+  static func handwritingWidth(_ type: InkType) -> Float {
+    switch type {
+    case .pen: return 2
+    case .pencil: return 2.5
+    case .marker: return 10
+    case .monoline: return 1.5
+    case .fountainPen: return 3.5
+    case .watercolor: return 8
+    case .crayon: return 4
+    case .reed: return 4
+    }
+  }
+
+  /// The stamp example's scene: monoline strokes (the golden harness draws them with StampInk)
+  /// whose roll turns a full circle along a line and around a curve.
+  static func stampScene() -> Document {
+    var line: [StrokePoint] = []
+    var curve: [StrokePoint] = []
+    for i in 0...20 {
+      let u = Float(i) / 20
+      var p = point(15 + u * 190, 30, t: u, width: 16)
+      p.rollAngle = u * 2 * .pi
+      line.append(p)
+      var q = point(15 + u * 190, 80 + 18 * FloatMath.sin(u * 2 * .pi), t: u, width: 12)
+      q.rollAngle = -u * 4 * .pi
+      curve.append(q)
+    }
+    let ink = Ink(type: .monoline, color: Color(parsing: "#7a2e9e")!, width: 16)
+    return Document(
+      bounds: Rect(x: 0, y: 0, width: 220, height: 110),
+      drawing: Drawing(strokes: [
+        Stroke(ink: ink, path: StrokePath(controlPoints: line)),
+        Stroke(
+          ink: Ink(type: .monoline, color: Color(parsing: "#d0501f")!, width: 12),
+          path: StrokePath(controlPoints: curve)),
+      ]))
+  }
+
+  static func makeDirectory(_ path: String) throws {
+    if mkdir(path, 0o755) != 0 && errno != EEXIST {
+      throw CommandError(message: "cannot create directory '\(path)'")
     }
   }
 
