@@ -66,6 +66,21 @@ struct InkTests {
     #expect(a >= 2 * b, "force 1: \(a) px, force 0.2: \(b) px")
   }
 
+  @Test("pen: a fast stroke is a little thinner than a slow one")
+  func penSpeed() {
+    func width(secondsPerPoint: Float) -> Float {
+      var stroke = inkStroke(.pen, line(10, 40, 110, 40), width: 12)
+      for i in stroke.path.controlPoints.indices {
+        stroke.path.controlPoints[i].timeOffset = Float(i) * secondsPerPoint
+      }
+      return columnSum(inkAlpha(Drawing(strokes: [stroke]), width: w, height: h), width: w, x: 60)
+    }
+    // 100 units over 11 intervals: 9.1 units per interval.
+    let slow = width(secondsPerPoint: 0.05)  // 182 units/s
+    let fast = width(secondsPerPoint: 0.002)  // 4545 units/s
+    #expect(fast < 0.95 * slow && fast > 0.85 * slow, "slow \(slow) px, fast \(fast) px")
+  }
+
   @Test("monoline: width at force 1 and 0.2 differs by under 5%")
   func monolineIgnoresForce() {
     let heavy = inkAlpha(
