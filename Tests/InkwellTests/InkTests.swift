@@ -166,6 +166,26 @@ struct InkTests {
     #expect(b >= 3 * a, "across \(b) px, along \(a) px")
   }
 
+  @Test("a flat nib swept along a straight line covers exactly its Minkowski area, edges included")
+  func nibSweepArea() {
+    // A 14 × 4 rectangle nib at 0.5 rad, swept 90 pixels along x: the area is the segment times the
+    // nib's height across the path, plus the nib itself.
+    let angle: Float = 0.5
+    let (length, thickness): (Float, Float) = (14, 4)
+    let nib = NibSweep.rectangle(length: length, thickness: thickness, angle: angle)
+    let samples = stride(from: Float(15.25), through: 105.25, by: 1.5).map {
+      NibSample(center: Point(x: $0, y: 40.4), nib: nib)
+    }
+    let outline = NibSweep.outline(of: samples)
+    let plane = coverage(FlatPath(contours: [outline]), rule: .nonZero, width: 120, height: 80)
+    let across = length * abs(FloatMath.sin(angle)) + thickness * abs(FloatMath.cos(angle))
+    let expected = 90 * across + length * thickness
+    let area = plane.reduce(0, +)
+    #expect(abs(area - expected) < 0.002 * expected, "area \(area), expected \(expected)")
+    // Anti-aliased edges: the top and bottom rows of the band are partly covered, not saturated.
+    #expect(plane.contains { $0 > 0.1 && $0 < 0.9 })
+  }
+
   @Test("reed: threshold 1 draws nothing, 0.5 thins the stroke, 0 changes nothing")
   func reedThreshold() {
     let points = line(10, 20, 110, 60)

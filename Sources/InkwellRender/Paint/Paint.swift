@@ -19,7 +19,11 @@
 // abut along cuts that a curved stroke's other parts cross. Evaluating the spine's alpha at the
 // nearest spine point per pixel has neither seam; it costs a nearest-segment search per covered
 // pixel over the segments near the tile (a few dozen for handwriting), and strokes whose alpha is
-// constant skip it (the constant goes into the color).
+// constant skip it (the constant goes into the color). Measured (release, one thread, the BDALab
+// handwriting at scale 8, 3424 × 1784, whole `inkwell render` including PNG encoding): pen 1.19 s,
+// monoline 0.99 s, marker 0.91 s, reed 0.89 s, fountain pen 0.72 s, pencil (profile + grain)
+// 0.82 s, crayon 0.73 s, watercolor (two primitives, grain) 0.74 s: the paint stages are not
+// where the time goes.
 
 import InkwellModel
 
