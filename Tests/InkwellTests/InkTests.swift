@@ -81,6 +81,18 @@ struct InkTests {
     #expect(fast < 0.95 * slow && fast > 0.85 * slow, "slow \(slow) px, fast \(fast) px")
   }
 
+  @Test("per-point opacity fades every ink along the stroke", arguments: InkType.allCases)
+  func opacityAlongStroke(_ type: InkType) {
+    var stroke = inkStroke(type, line(10, 40, 110, 40), width: 10, force: 1)
+    for i in stroke.path.controlPoints.indices {
+      stroke.path.controlPoints[i].opacity = Float(i) / Float(stroke.path.controlPoints.count - 1)
+    }
+    let plane = inkAlpha(Drawing(strokes: [stroke]), width: w, height: h)
+    let left = columnSum(plane, width: w, x: 30)
+    let right = columnSum(plane, width: w, x: 90)
+    #expect(left < 0.6 * right, "\(type): opacity ~0.2 gives \(left), ~0.8 gives \(right)")
+  }
+
   @Test("monoline: width at force 1 and 0.2 differs by under 5%")
   func monolineIgnoresForce() {
     let heavy = inkAlpha(
