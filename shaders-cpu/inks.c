@@ -93,32 +93,53 @@ void inkwell_paint_threshold(float *coverage, float threshold, float inverse_spa
   }
 }
 
+// The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to the
+// point (qx, qy); the first nearest wins.
+static float nearest_value(const float *segments, int count, float qx, float qy) {
+  float best = INFINITY;
+  float value = count > 0 ? segments[2] : 1.0f;
+  for (int k = 0; k < count; k++) {
+    const float *s = segments + 6 * k;
+    float dx = s[3] - s[0];
+    float dy = s[4] - s[1];
+    float len2 = dx * dx + dy * dy;
+    float t = len2 > 0.0f ? ((qx - s[0]) * dx + (qy - s[1]) * dy) / len2 : 0.0f;
+    t = clamp01(t);
+    float ex = s[0] + dx * t - qx;
+    float ey = s[1] + dy * t - qy;
+    float d2 = ex * ex + ey * ey;
+    if (d2 < best) {
+      best = d2;
+      value = s[2] + (s[5] - s[2]) * t;
+    }
+  }
+  return value;
+}
+
 void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count) {
   for (int y = 0; y < T; y++) {
     float qy = (float)(y0 + y) + 0.5f;
     for (int x = 0; x < T; x++) {
       int i = y * T + x;
       if (coverage[i] <= 0.0f) continue;
-      float qx = (float)(x0 + x) + 0.5f;
-      float best = INFINITY;
-      float value = count > 0 ? segments[2] : 1.0f;
-      for (int k = 0; k < count; k++) {
-        const float *s = segments + 6 * k;
-        float dx = s[3] - s[0];
-        float dy = s[4] - s[1];
-        float len2 = dx * dx + dy * dy;
-        float t = len2 > 0.0f ? ((qx - s[0]) * dx + (qy - s[1]) * dy) / len2 : 0.0f;
-        t = clamp01(t);
-        float ex = s[0] + dx * t - qx;
-        float ey = s[1] + dy * t - qy;
-        float d2 = ex * ex + ey * ey;
-        if (d2 < best) {
-          best = d2;
-          value = s[2] + (s[5] - s[2]) * t;
-        }
-      }
+      float value = nearest_value(segments, count, (float)(x0 + x) + 0.5f, qy);
       // m' = m · α(nearest point of the stroke's spine)
       coverage[i] = coverage[i] * value;
+    }
+  }
+}
+
+void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
+                                     int count) {
+  for (int y = 0; y < T; y++) {
+    float qy = (float)(y0 + y) + 0.5f;
+    for (int x = 0; x < T; x++) {
+      int i = y * T + x;
+      if (coverage[i] <= 0.0f) continue;
+      float t = nearest_value(segments, count, (float)(x0 + x) + 0.5f, qy);
+      // m' = max(m − t, 0) / (1 − t), with t the threshold at the nearest spine point; t ≥ 1: 0
+      float d = coverage[i] - t;
+      coverage[i] = (d > 0.0f && t < 1.0f) ? clamp01(d / (1.0f - t)) : 0.0f;
     }
   }
 }

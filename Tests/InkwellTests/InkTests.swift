@@ -214,6 +214,13 @@ struct InkTests {
     #expect(sum(half) < sum(plain) && sum(half) > 0.8 * sum(plain))
     // Edge pixels stay anti-aliased: some partial values remain.
     #expect(half.contains { $0 > 0.05 && $0 < 0.95 })
+
+    // A threshold that varies along the stroke acts where it is: 1 on the left half, 0 on the right.
+    var varying = inkStroke(.reed, line(10, 40, 110, 40), width: 10, roll: -ReedInk.nibAngle + .pi / 2)
+    for i in varying.path.controlPoints.indices { varying.path.controlPoints[i].threshold = i < 6 ? 1 : 0 }
+    let plane = inkAlpha(Drawing(strokes: [varying]), width: w, height: h)
+    #expect(columnSum(plane, width: w, x: 25) == 0)
+    #expect(columnSum(plane, width: w, x: 95) > 5)
   }
 
   /// Alpha of a thick horizontal stroke's fully covered interior.
@@ -312,6 +319,7 @@ struct InkTests {
         type, line(10, 10 + Float(k) * 16, 190, 20 + Float(k) * 16), width: 10, force: 0.6,
         threshold: type == .reed ? 0.3 : 0, seed: UInt32(k))
       s.path.controlPoints[3].opacity = 0.3
+      if type == .reed { s.path.controlPoints[5].threshold = 0.9 }
       strokes.append(s)
     }
     let primitives = SceneBuilder.primitives(for: Drawing(strokes: strokes), view: .identity)

@@ -96,6 +96,11 @@ void inkwell_paint_threshold(float *coverage, float threshold, float inverse_spa
 /// (6 floats each: ax, ay, αa, bx, by, αb, pixels) to the pixel center; the first nearest wins.
 void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count);
 
+/// Threshold along the spine: t interpolated along the nearest segment (as for the profile, the
+/// values being thresholds), then m' = max(m − t, 0)/(1 − t), clamped to 1; 0 where t ≥ 1.
+void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
+                                     int count);
+
 /// Multiply of a premultiplied color through a coverage mask (the marker's blend), with
 /// Sc = color·m, Sa = alpha·m:
 ///   Dc' = Sc·(1 − Da) + Dc·(1 − Sa) + Sc·Dc,   Da' = Sa + Da·(1 − Sa).

@@ -8,6 +8,7 @@
 //   grain      m' = clamp((m − bite·(1 − n))·gain) · (1 − depth·(1 − n))   paper tooth, n: noise
 //   shader     whatever an app's custom ink computes from pixel position and coverage
 //   threshold  m' = max(m − t, 0) / (1 − t)                        the reed's crisp, breaking edge
+//              (t constant, or along the spine like the profile where the points' t varies)
 //
 // and the primitive's one color is then composited once through m', source-over or (`blend`)
 // multiply. Color never
@@ -37,13 +38,17 @@ public struct Paint: Hashable, Sendable {
   public var shader: CustomShader?
   /// Coverage at or below this is not drawn; above it is remapped to 0…1. 0 changes nothing.
   public var threshold: Float
+  /// A threshold that varies along the stroke's spine (its values are thresholds, not alphas);
+  /// when set it replaces `threshold`.
+  public var thresholdProfile: AlphaProfile?
   /// How the color meets what is below it.
   public var blend: Blend
 
   public init(
     profile: AlphaProfile? = nil, grain: Grain? = nil, shader: CustomShader? = nil, threshold: Float = 0,
-    blend: Blend = .sourceOver
+    blend: Blend = .sourceOver, thresholdProfile: AlphaProfile? = nil
   ) {
+    self.thresholdProfile = thresholdProfile
     self.profile = profile
     self.grain = grain
     self.shader = shader
@@ -56,7 +61,8 @@ public struct Paint: Hashable, Sendable {
 
   /// Whether no stage changes the coverage.
   public var isSolid: Bool {
-    profile == nil && grain == nil && shader == nil && !(threshold > 0) && blend == .sourceOver
+    profile == nil && grain == nil && shader == nil && !(threshold > 0) && thresholdProfile == nil
+      && blend == .sourceOver
   }
 }
 

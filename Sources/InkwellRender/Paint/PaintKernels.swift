@@ -10,6 +10,8 @@ public struct PaintKernels: Sendable {
       Void
   public var threshold: @Sendable (UnsafeMutablePointer<Float>, Float, Float) -> Void
   public var profile: @Sendable (UnsafeMutablePointer<Float>, Int, Int, UnsafePointer<Float>, Int) -> Void
+  public var thresholdProfile:
+    @Sendable (UnsafeMutablePointer<Float>, Int, Int, UnsafePointer<Float>, Int) -> Void
   public var compositeMultiply:
     @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> Void
 
@@ -18,6 +20,7 @@ public struct PaintKernels: Sendable {
     grain: { inkwell_paint_grain($0, Int32($1), Int32($2), $3, $4, $5) },
     threshold: { inkwell_paint_threshold($0, $1, $2) },
     profile: { inkwell_paint_profile($0, Int32($1), Int32($2), $3, Int32($4)) },
+    thresholdProfile: { inkwell_paint_threshold_profile($0, Int32($1), Int32($2), $3, Int32($4)) },
     compositeMultiply: { inkwell_composite_multiply($0, $1, $2) })
 
   /// The scalar Swift twins.
@@ -25,6 +28,9 @@ public struct PaintKernels: Sendable {
     grain: { PaintReference.grain(coverage: $0, x0: $1, y0: $2, matrix: $3, seed: $4, parameters: $5) },
     threshold: { PaintReference.threshold(coverage: $0, threshold: $1, inverseSpan: $2) },
     profile: { PaintReference.profile(coverage: $0, x0: $1, y0: $2, segments: $3, count: $4) },
+    thresholdProfile: {
+      PaintReference.thresholdProfile(coverage: $0, x0: $1, y0: $2, segments: $3, count: $4)
+    },
     compositeMultiply: { PaintReference.compositeMultiply(tile: $0, coverage: $1, color: $2) })
 
   /// Applies `paint`'s stages, in order, to the coverage of the tile whose top-left pixel is
@@ -49,7 +55,11 @@ public struct PaintKernels: Sendable {
           originX: x0, originY: y0, size: size,
           coverage: UnsafeMutableBufferPointer(start: coverage, count: size * size)))
     }
-    if paint.threshold > 0 {
+    if let profile = paint.thresholdProfile {
+      nearbySegments(profile, x0: x0, y0: y0, size: size, into: &segments)
+      let count = segments.count / 6
+      segments.withUnsafeBufferPointer { self.thresholdProfile(coverage, x0, y0, $0.baseAddress!, count) }
+    } else if paint.threshold > 0 {
       let t = Swift.min(paint.threshold, 1)
       threshold(coverage, t, t < 1 ? 1 / (1 - t) : 0)
     }

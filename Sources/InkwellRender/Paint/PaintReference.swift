@@ -100,6 +100,29 @@ public enum PaintReference {
     }
   }
 
+  /// The value interpolated along the nearest segment to (qx, qy); the first nearest wins.
+  static func nearestValue(_ segments: UnsafePointer<Float>, _ count: Int, _ qx: Float, _ qy: Float) -> Float
+  {
+    var best = Float.infinity
+    var value: Float = count > 0 ? segments[2] : 1
+    for k in 0..<count {
+      let s = segments + 6 * k
+      let dx = s[3] - s[0]
+      let dy = s[4] - s[1]
+      let len2 = dx * dx + dy * dy
+      var t: Float = len2 > 0 ? ((qx - s[0]) * dx + (qy - s[1]) * dy) / len2 : 0
+      t = clamp01(t)
+      let ex = s[0] + dx * t - qx
+      let ey = s[1] + dy * t - qy
+      let d2 = ex * ex + ey * ey
+      if d2 < best {
+        best = d2
+        value = s[2] + (s[5] - s[2]) * t
+      }
+    }
+    return value
+  }
+
   public static func profile(
     coverage: UnsafeMutablePointer<Float>, x0: Int, y0: Int, segments: UnsafePointer<Float>, count: Int
   ) {
@@ -108,25 +131,23 @@ public enum PaintReference {
       for x in 0..<tile {
         let i = y * tile + x
         if coverage[i] <= 0 { continue }
-        let qx = Float(x0 + x) + 0.5
-        var best = Float.infinity
-        var value: Float = count > 0 ? segments[2] : 1
-        for k in 0..<count {
-          let s = segments + 6 * k
-          let dx = s[3] - s[0]
-          let dy = s[4] - s[1]
-          let len2 = dx * dx + dy * dy
-          var t: Float = len2 > 0 ? ((qx - s[0]) * dx + (qy - s[1]) * dy) / len2 : 0
-          t = clamp01(t)
-          let ex = s[0] + dx * t - qx
-          let ey = s[1] + dy * t - qy
-          let d2 = ex * ex + ey * ey
-          if d2 < best {
-            best = d2
-            value = s[2] + (s[5] - s[2]) * t
-          }
-        }
+        let value = nearestValue(segments, count, Float(x0 + x) + 0.5, qy)
         coverage[i] = coverage[i] * value
+      }
+    }
+  }
+
+  public static func thresholdProfile(
+    coverage: UnsafeMutablePointer<Float>, x0: Int, y0: Int, segments: UnsafePointer<Float>, count: Int
+  ) {
+    for y in 0..<tile {
+      let qy = Float(y0 + y) + 0.5
+      for x in 0..<tile {
+        let i = y * tile + x
+        if coverage[i] <= 0 { continue }
+        let t = nearestValue(segments, count, Float(x0 + x) + 0.5, qy)
+        let d = coverage[i] - t
+        coverage[i] = (d > 0 && t < 1) ? clamp01(d / (1 - t)) : 0
       }
     }
   }
