@@ -188,6 +188,8 @@ enum InksCommand {
             try NativeFormat.encode(document), to: "\(scenes)/\(suite(type))/handwriting.inkwell.json")
         }
       }
+      try FileIO.write(
+        try NativeFormat.encode(markerOverTextScene()), to: "\(scenes)/ink-marker/over-text.inkwell.json")
       try makeDirectory("\(scenes)/ink-stamp")
       try FileIO.write(
         try NativeFormat.encode(stampScene()), to: "\(scenes)/ink-stamp/roll-sweep.inkwell.json")
@@ -211,6 +213,44 @@ enum InksCommand {
     case .crayon: return 4
     case .reed: return 4
     }
+  }
+
+  /// The marker over "text" (pen scribbles) on the light page and on a dark panel (a wide
+  /// monoline stroke): one highlight across each, a second across the first on the right.
+  static func markerOverTextScene() -> Document {
+    func scribble(_ x0: Float, _ y: Float, color: Color) -> Stroke {
+      let points = (0...24).map { i -> StrokePoint in
+        let u = Float(i) / 24
+        return point(
+          x0 + u * 110, y + 5 * FloatMath.sin(u * 9 * .pi) - 2 * FloatMath.cos(u * 23), t: u * 0.5,
+          width: 2.2,
+          force: 0.8)
+      }
+      return Stroke(ink: Ink(type: .pen, color: color, width: 2.2), path: StrokePath(controlPoints: points))
+    }
+    func straight(
+      _ type: InkType, _ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, color: Color, width: Float
+    )
+      -> Stroke
+    {
+      let points = (0...8).map { i -> StrokePoint in
+        let u = Float(i) / 8
+        return point(x0 + (x1 - x0) * u, y0 + (y1 - y0) * u, t: u * 0.4, width: width)
+      }
+      return Stroke(ink: Ink(type: type, color: color, width: width), path: StrokePath(controlPoints: points))
+    }
+    let marker = Color(parsing: "#ffd900")!
+    return Document(
+      bounds: Rect(x: 0, y: 0, width: 280, height: 100),
+      drawing: Drawing(strokes: [
+        scribble(15, 35, color: .black), scribble(15, 68, color: .black),
+        straight(.monoline, 170, 50, 250, 50, color: Color(parsing: "#1f1f24")!, width: 90),
+        scribble(150, 35, color: .white), scribble(150, 68, color: .white),
+        straight(.marker, 10, 35, 130, 35, color: marker, width: 16),
+        straight(.marker, 145, 35, 265, 35, color: marker, width: 16),
+        straight(.marker, 145, 68, 265, 68, color: marker, width: 16),
+        straight(.marker, 200, 15, 215, 90, color: marker, width: 16),
+      ]))
   }
 
   /// The stamp example's scene: monoline strokes (the golden harness draws them with StampInk)
