@@ -103,12 +103,15 @@ extension Document {
     }
   }
 
-  /// The document rendered with `options`.
-  public func render(_ options: RenderOptions = RenderOptions()) throws(RenderError) -> RGBA8Image {
+  /// The document rendered with `options`, each stroke drawn by the brush `inks` picks for it
+  /// (the built-in inks unless an app registers its own).
+  public func render(_ options: RenderOptions = RenderOptions(), inks: InkCatalog = .standard)
+    throws(RenderError) -> RGBA8Image
+  {
     guard options.threads >= 1 else { throw .invalidThreadCount(options.threads) }
     let viewport = try viewport(for: options)
     return Renderer(threads: options.threads).render(
-      drawing, viewport: viewport, background: options.background)
+      drawing, viewport: viewport, background: options.background, inks: inks)
   }
 }
 
@@ -157,7 +160,7 @@ extension Document {
   /// RGBA whenever the background is not opaque. On failure the output is discarded.
   public func writePNG(
     to output: OutputFileWriter, options: RenderOptions = RenderOptions(),
-    effort: Int = PNGBandEncoder.defaultEffort
+    effort: Int = PNGBandEncoder.defaultEffort, inks: InkCatalog = .standard
   ) throws {
     do {
       guard options.threads >= 1 else { throw RenderError.invalidThreadCount(options.threads) }
@@ -167,7 +170,7 @@ extension Document {
         encoder: PNGBandEncoder(effort: effort), threads: options.threads
       ) { bytes in try output.write(bytes) }
       try Renderer(threads: options.threads).renderBands(
-        drawing, viewport: viewport, background: options.background
+        drawing, viewport: viewport, background: options.background, inks: inks
       ) { band, _ in
         try band.pixels.withUnsafeBytes { raw in
           try stream.write(rows: raw, count: band.height, rowStride: band.width * 4)

@@ -13,14 +13,17 @@ public struct Renderer: Sendable {
   public var threads: Int
   public var rasterizer: TileRasterizer
 
-  public init(threads: Int = 1, kernels: RasterKernels = .native) {
+  public init(threads: Int = 1, kernels: RasterKernels = .native, paintKernels: PaintKernels = .native) {
     self.threads = Swift.max(1, threads)
-    self.rasterizer = TileRasterizer(kernels: kernels)
+    self.rasterizer = TileRasterizer(kernels: kernels, paintKernels: paintKernels)
   }
 
-  /// `drawing` as seen through `viewport`, over `background` (sRGB; `.clear` for transparent).
-  public func render(_ drawing: Drawing, viewport: Viewport, background: Color) -> RGBA8Image {
-    let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+  /// `drawing` as seen through `viewport`, over `background` (sRGB; `.clear` for transparent),
+  /// each stroke drawn by the brush `inks` picks for it.
+  public func render(
+    _ drawing: Drawing, viewport: Viewport, background: Color, inks: InkCatalog = .standard
+  ) -> RGBA8Image {
+    let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform, inks: inks)
     return render(primitives, width: viewport.width, height: viewport.height, background: background)
   }
 

@@ -3,7 +3,8 @@
 import Inkwell
 
 /// `inkwell render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
-/// [--background COLOR | transparent] [--threads N] [--max-pixels N]`.
+/// [--background COLOR | transparent] [--threads N] [--max-pixels N] [--ink TYPE] [--color C]
+/// [--width W]`.
 enum RenderCommand {
   struct Options {
     var input: String?
@@ -11,6 +12,32 @@ enum RenderCommand {
     var format: DocumentFormat?
     var render = RenderOptions()
     var pngEffort = PNGBandEncoder.defaultEffort
+    /// Re-ink every stroke: another type, color or width.
+    var ink: InkType?
+    var inkColor: Color?
+    var inkWidth: Float?
+  }
+
+  /// `document` with every stroke drawn in `type` (if given), `color` and `width`: a width scales
+  /// each point's recorded size by the same factor as the ink's, so pressure and shape survive.
+  static func reinked(_ document: Document, type: InkType?, color: Color?, width: Float?) -> Document {
+    var document = document
+    document.drawing.strokes = document.drawing.strokes.map { stroke in
+      var stroke = stroke
+      if let type { stroke.ink.type = type }
+      if let color { stroke.ink.color = color }
+      if let width {
+        let factor = stroke.ink.width > 0 ? width / stroke.ink.width : 1
+        stroke.ink.width = width
+        stroke.path.controlPoints = stroke.path.controlPoints.map { p in
+          var p = p
+          p.size = Size(width: p.size.width * factor, height: p.size.height * factor)
+          return p
+        }
+      }
+      return stroke
+    }
+    return document
   }
 
   static func run(_ arguments: [String]) throws {
@@ -23,11 +50,14 @@ enum RenderCommand {
     guard let format = options.format ?? DocumentFormat.detect(path: input, bytes: bytes) else {
       throw CommandError(message: "\(name): not a document Inkwell can read (name its format with --from)")
     }
-    let document: Document
+    var document: Document
     do {
       document = try format.load(bytes)
     } catch {
       throw CommandError(message: "\(name): \(error)")
+    }
+    if options.ink != nil || options.inkColor != nil || options.inkWidth != nil {
+      document = reinked(document, type: options.ink, color: options.inkColor, width: options.inkWidth)
     }
     let writer: OutputFileWriter
     do {
@@ -113,6 +143,25 @@ enum RenderCommand {
             "--png-effort expects a whole number from 1 (fastest) to 9 (smallest), got '\(text)'")
         }
         options.pngEffort = n
+      case "--ink":
+        let text = try value(argument)
+        guard let type = InkType(rawValue: text) else {
+          let known = InkType.allCases.map(\.rawValue).joined(separator: ", ")
+          throw usageError("unknown ink '\(text)' (known: \(known))")
+        }
+        options.ink = type
+      case "--color":
+        let text = try value(argument)
+        guard let color = Color(parsing: text) else {
+          throw usageError("--color expects #rrggbb, #rrggbbaa or a color name, got '\(text)'")
+        }
+        options.inkColor = color
+      case "--width":
+        let text = try value(argument)
+        guard let w = Float(text), w.isFinite, w > 0 else {
+          throw usageError("--width expects a positive number, got '\(text)'")
+        }
+        options.inkWidth = w
       case "--from":
         let text = try value(argument)
         guard let format = DocumentFormat(name: text) else {

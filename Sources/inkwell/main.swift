@@ -12,12 +12,13 @@ let usage = """
   commands:
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
-                 [--png-effort 1-9] [--from FORMAT]
+                 [--png-effort 1-9] [--from FORMAT] [--ink TYPE [--color COLOR] [--width W]]
     convert INPUT OUTPUT [--from FORMAT] [--to json|binary]
     info DOC [--from FORMAT] [--json]
-
+    inks -o SHEET.png [--scale S] [--scenes DIR]
     help
 
+  inks: pen, pencil, marker, monoline, fountainPen, watercolor, crayon, reed
   formats: native (.inkwell.json JSON, .inkwell binary), mypaint (.dat), svc (.svc), signal-json,
     inkml (.inkml), xopp (.xopp, .xoj), myscript, perfect-freehand, google-ink (.binarypb), rnote (.rnote)
 
@@ -59,6 +60,7 @@ do {
   case "render": try RenderCommand.run(arguments)
   case "convert": try ConvertCommand.run(arguments)
   case "info": try InfoCommand.run(arguments)
+  case "inks": try InksCommand.run(arguments)
   case "help", "-h", "--help": print(usage)
   default: throw CommandError(message: "unknown command '\(command)'\n\(usage)", status: 2)
   }

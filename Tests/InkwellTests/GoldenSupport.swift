@@ -71,12 +71,20 @@ enum Golden {
     let base = goldenDirectory + "/" + c.name
     if exists(base + ".inkwell.json") {
       let document = try NativeFormat.decode(read(base + ".inkwell.json"))
-      return try document.render(RenderOptions(threads: threads))
+      return try document.render(RenderOptions(threads: threads), inks: inks(for: c))
     }
     if exists(base + ".fill.json") {
       return try FillScene(json: JSONReader.parse(read(base + ".fill.json"))).render(threads: threads)
     }
     throw GoldenError("no scene for \(c.name) (.inkwell.json or .fill.json)")
+  }
+
+  /// The ink catalog a case renders with: the built-in inks, except in `ink-stamp/`, where the
+  /// example custom ink (StampInk) draws the monoline strokes, as an app registering it would.
+  static func inks(for c: Case) -> InkCatalog {
+    var catalog = InkCatalog()
+    if c.name.hasPrefix("ink-stamp/") { catalog.register(StampInk(), for: .monoline) }
+    return catalog
   }
 
   /// Compares `actual` with the case's reference; returns a failure message or `nil`.

@@ -164,6 +164,39 @@ void inkwell_coverage_subtract(float *coverage, const float *erased);
 /// Sets every pixel of a coverage mask to `m`.
 void inkwell_coverage_fill(float *coverage, float m);
 
+// Ink paint stages (shaders-cpu/inks.c): maps of a coverage mask m → m' applied before compositing.
+
+/// A 32-bit hash of lattice point (x, y) and `seed`, for grain.
+uint32_t inkwell_grain_hash(int32_t x, int32_t y, uint32_t seed);
+
+/// Smooth value noise in 0…1 at (u, v) for `seed`: hashed lattice values blended with smoothstep
+/// weights.
+float inkwell_value_noise(float u, float v, uint32_t seed);
+
+/// Grain: for the pixel centers of the tile at (x0, y0), (u, v) = m·(x + ½, y + ½) (layout a, b, c,
+/// d, tx, ty, mapping pixels to grain cells), with params = {bite, depth, o, w, contrast, gain},
+///   n = clamp(½ + (noise(u, v)·(1 − w) + noise(o·u + 17.31, o·v + 5.77)·w − ½)·contrast, 0, 1)
+///   m' = clamp((m − bite·(1 − n))·gain, 0, 1) · (1 − depth·(1 − n)).
+void inkwell_paint_grain(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
+                         const float params[4]);
+
+/// Threshold: m' = max(m − t, 0) · inverse_span, clamped to 1, with inverse_span = 1 / (1 − t).
+void inkwell_paint_threshold(float *coverage, float threshold, float inverse_span);
+
+/// Alpha profile: m' = m · α, where α is interpolated along the nearest of `count` segments
+/// (6 floats each: ax, ay, αa, bx, by, αb, pixels) to the pixel center; the first nearest wins.
+void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count);
+
+/// Threshold along the spine: t interpolated along the nearest segment (as for the profile, the
+/// values being thresholds), then m' = max(m − t, 0)/(1 − t), clamped to 1; 0 where t ≥ 1.
+void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
+                                     int count);
+
+/// Multiply of a premultiplied color through a coverage mask (the marker's blend), with
+/// Sc = color·m, Sa = alpha·m:
+///   Dc' = Sc·(1 − Da) + Dc·(1 − Sa) + Sc·Dc,   Da' = Sa + Da·(1 − Sa).
+void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]);
+
 #ifdef __cplusplus
 }
 #endif

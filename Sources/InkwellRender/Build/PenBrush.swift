@@ -1,4 +1,5 @@
-// The pen: a round tip whose diameter follows the point's size and force, tapered at both ends.
+// The pen: a round tip whose diameter follows the point's size and force (and, a little, speed:
+// fast strokes thin by up to 12%, see `speedScale`), tapered at both ends.
 //
 // The stroke is sampled along its B-spline into discs (center, radius) in pixel space. Its outline
 // is the boundary of the union of the discs and of the tapered capsules between neighbours: each
@@ -38,6 +39,51 @@ public enum PenBrush {
   public static func pressureScale(_ force: Float) -> Float {
     let f = force.isFinite ? Swift.min(Swift.max(force, 0), 1) : 1
     return 0.2 + 0.8 * FloatMath.pow(f, 0.8)
+  }
+
+  /// Speed (stroke units a second) up to which the pen's width does not depend on speed: above it
+  /// the nib has less time to lay ink down and the line thins, by `speedThinning` at most.
+  public static let steadySpeed: Float = 600
+  /// Speed at which the thinning reaches its full amount.
+  public static let fastSpeed: Float = 2000
+  /// Largest fraction of the width that speed takes away.
+  public static let speedThinning: Float = 0.12
+
+  /// Diameter multiplier for a speed `v` in stroke units a second:
+  /// 1 − 0.12·clamp((v − 600)/(2000 − 600), 0, 1). Moderate handwriting (a few hundred units a
+  /// second) is unaffected; fast flicks thin by up to 12%.
+  public static func speedScale(_ v: Float) -> Float {
+    guard v.isFinite, v > steadySpeed else { return 1 }
+    return 1 - speedThinning * Swift.min((v - steadySpeed) / (fastSpeed - steadySpeed), 1)
+  }
+
+  /// Speed multipliers for consecutive samples: the distance over time between neighbours, averaged
+  /// over a window of ±4 samples so a jittery timestamp does not notch the outline. Samples without
+  /// time (every timeOffset equal) are all 1.
+  static func speedScales(of points: [StrokePoint]) -> [Float] {
+    let n = points.count
+    guard n > 1 else { return [Float](repeating: 1, count: n) }
+    var speeds = [Float](repeating: 0, count: n - 1)
+    var valid = [Bool](repeating: false, count: n - 1)
+    for k in 0..<(n - 1) {
+      let dt = points[k + 1].timeOffset - points[k].timeOffset
+      let d = points[k].location.distance(to: points[k + 1].location)
+      if dt > 1e-6, dt.isFinite, d.isFinite {
+        speeds[k] = d / dt
+        valid[k] = true
+      }
+    }
+    var result = [Float](repeating: 1, count: n)
+    for k in 0..<n {
+      var sum: Float = 0
+      var count = 0
+      for j in Swift.max(k - 5, 0)..<Swift.min(k + 4, n - 1) where valid[j] {
+        sum += speeds[j]
+        count += 1
+      }
+      if count > 0 { result[k] = speedScale(sum / Float(count)) }
+    }
+    return result
   }
 
   /// Diameter multiplier near the ends of a stroke `length` long, at arc length `s` from its start:
@@ -82,6 +128,7 @@ public enum PenBrush {
       points.append(path.interpolatedPoint(at: Float(n - 1)))
     }
 
+    let speedScales = speedScales(of: points)
     var centers: [Point] = []
     var radii: [Float] = []
     var opacitySum: Float = 0
@@ -92,7 +139,8 @@ public enum PenBrush {
       let c = m.apply(p.location)
       guard c.x.isFinite, c.y.isFinite else { continue }
       let width = p.size.width.isFinite && p.size.width > 0 ? p.size.width : stroke.ink.width
-      let r = 0.5 * width * pressureScale(p.force) * scale
+      var r = 0.5 * width * pressureScale(p.force) * scale
+      if speedScales[index] < 1 { r *= speedScales[index] }
       guard r.isFinite else { continue }
       if let last = centers.last, last.distance(to: c) < minimumSpacing, index != points.count - 1 {
         continue

@@ -79,10 +79,10 @@ public struct ClipPath: Hashable, Sendable {
 }
 
 /// One fill: polygons, the rule that decides their inside, and the color painted there;
-/// optionally shown only inside `clip` and never inside `knockout`.
+/// optionally shown only inside `clip` and never inside `knockout`, and shaded per pixel by `paint`.
 ///
 /// Coverage combines per pixel as m = fill · clip · (1 − knockout), each an exact-area coverage,
-/// then the color is composited once through m.
+/// then `paint` maps m → m' (see Paint.swift), then the color is composited once through m'.
 public struct Primitive: Hashable, Sendable {
   public var path: FlatPath
   public var rule: FillRule
@@ -91,15 +91,18 @@ public struct Primitive: Hashable, Sendable {
   public var clip: ClipPath?
   /// Where the fill is cut away (its non-zero area); `nil` for nowhere.
   public var knockout: FlatPath?
+  /// Per-pixel shading of the coverage; `.solid` for none.
+  public var paint: Paint
 
   public init(
     path: FlatPath, rule: FillRule = .nonZero, color: LinearColor, clip: ClipPath? = nil,
-    knockout: FlatPath? = nil
+    knockout: FlatPath? = nil, paint: Paint = .solid
   ) {
     self.path = path
     self.rule = rule
     self.color = color
     self.clip = clip
     self.knockout = knockout
+    self.paint = paint
   }
 }

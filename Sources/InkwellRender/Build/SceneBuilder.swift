@@ -3,32 +3,49 @@ import InkwellModel
 /// Turns a drawing into primitives for one view.
 public enum SceneBuilder {
   /// The drawing's strokes as primitives, in paint order, for the map `view` from drawing
-  /// coordinates to pixels. Strokes that draw nothing are left out.
-  ///
-  /// Every ink is drawn with the pen's geometry for now; each ink's own look replaces it ink by ink.
-  public static func primitives(for drawing: Drawing, view: AffineTransform) -> [Primitive] {
+  /// coordinates to pixels, each stroke drawn by the brush `inks` picks for it and clipped by its
+  /// mask. Strokes that draw nothing are left out.
+  public static func primitives(
+    for drawing: Drawing, view: AffineTransform, inks: InkCatalog = .standard
+  ) -> [Primitive] {
     var result: [Primitive] = []
     result.reserveCapacity(drawing.strokes.count)
     for stroke in drawing.strokes {
-      if let primitive = primitive(for: stroke, view: view) { result.append(primitive) }
+      result.append(contentsOf: primitives(for: stroke, view: view, inks: inks))
     }
     return result
   }
 
-  /// One stroke as a primitive, or `nil` when it draws nothing.
-  public static func primitive(for stroke: Stroke, view: AffineTransform) -> Primitive? {
-    guard let (path, alphaScale) = PenBrush.outline(of: stroke, toPixels: view) else { return nil }
-    let color = LinearColor(stroke.ink.color, opacity: alphaScale)
-    guard color.alpha > 0 else { return nil }
-    var primitive = Primitive(path: path, rule: .nonZero, color: color)
+  /// One stroke's primitives, drawn by the brush `inks` picks for it and clipped by its mask;
+  /// empty when the stroke draws nothing.
+  public static func primitives(
+    for stroke: Stroke, view: AffineTransform, inks: InkCatalog = .standard
+  ) -> [Primitive] {
+    let primitives = inks.brush(for: stroke).primitives(for: stroke, view: view)
+    guard !primitives.isEmpty else { return [] }
+    var clip: ClipPath?
+    var erased: FlatPath?
     if let mask = stroke.mask, !mask.isEmpty {
       let toPixels = stroke.transform.concatenating(view)
-      primitive.clip = mask.clip.map { contours in
+      clip = mask.clip.map { contours in
         ClipPath(path: FlatPath(contours: contours.map { $0.map(toPixels.apply) }), rule: mask.fillRule)
       }
-      primitive.knockout = knockout(of: mask.erasures, toPixels: toPixels)
+      erased = knockout(of: mask.erasures, toPixels: toPixels)
     }
-    return primitive
+    var result: [Primitive] = []
+    for var primitive in primitives where primitive.color.alpha > 0 && !primitive.path.isEmpty {
+      if let clip { primitive.clip = clip }
+      if let erased {
+        if var knockout = primitive.knockout {
+          erased.forEachContour { knockout.append(contour: Array($0)) }
+          primitive.knockout = knockout
+        } else {
+          primitive.knockout = erased
+        }
+      }
+      result.append(primitive)
+    }
+    return result
   }
 
   /// The union of eraser sweeps as one non-zero path in pixel space: each sweep's outline is the

@@ -43,9 +43,13 @@ public struct RGBA8Image: Hashable, Sendable {
 /// Renders binned primitives into an 8-bit image.
 public struct TileRasterizer: Sendable {
   public var kernels: RasterKernels
+  /// The kernels of the ink paint stages (Paint/), applied to a primitive's coverage before it
+  /// is composited.
+  public var paintKernels: PaintKernels
 
-  public init(kernels: RasterKernels = .native) {
+  public init(kernels: RasterKernels = .native, paintKernels: PaintKernels = .native) {
     self.kernels = kernels
+    self.paintKernels = paintKernels
   }
 
   /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads, to 8-bit sRGB.
@@ -149,8 +153,14 @@ public struct TileRasterizer: Sendable {
       background.red + 0, background.green + 0, background.blue + 0, background.alpha + 0,
     ])
     let rules = primitives.map(\.rule)
-    // Per primitive: 1 when it has a clip path, 2 when it has a knockout; 0 for plain fills.
-    let masks = primitives.map { UInt8(($0.clip != nil ? 1 : 0) | ($0.knockout != nil ? 2 : 0)) }
+    // Per primitive: 1 when it has a clip path, 2 a knockout, 4 a paint stage or a blend other
+    // than source-over; 0 for plain fills, which take the fused path.
+    let masks = primitives.map {
+      UInt8(
+        ($0.clip != nil ? 1 : 0) | ($0.knockout != nil ? 2 : 0)
+          | (!$0.paint.isSolid || $0.paint.blend == .multiply ? 4 : 0))
+    }
+    let paints = primitives.map(\.paint)
     let clipRules = primitives.map { $0.clip?.rule ?? .nonZero }
     let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
     colors.withUnsafeBufferPointer { colors in
@@ -160,35 +170,38 @@ public struct TileRasterizer: Sendable {
             rules.withUnsafeBufferPointer { rules in
               masks.withUnsafeBufferPointer { masks in
                 clipRules.withUnsafeBufferPointer { clipRules in
-                  let scene = SceneView(
-                    colors: colors.baseAddress!, rules: rules.baseAddress, masks: masks.baseAddress,
-                    clipRules: clipRules.baseAddress,
-                    entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
-                    segments: segments.baseAddress.map {
-                      UnsafeRawPointer($0).assumingMemoryBound(to: Float.self)
-                    },
-                    background: primitives.count)
-                  let work = { @Sendable (worker: Int) in
-                    let scratch = TileScratch()
-                    defer { scratch.deallocate() }
-                    var row = worker
-                    while row < grid.tilesY {
-                      for col in 0..<grid.tilesX {
-                        let tileIndex = row * grid.tilesX + col
-                        if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
-                          sink(col, row, nil)
-                          continue
+                  paints.withUnsafeBufferPointer { paints in
+                    let scene = SceneView(
+                      colors: colors.baseAddress!, rules: rules.baseAddress, masks: masks.baseAddress,
+                      clipRules: clipRules.baseAddress, paints: paints.baseAddress,
+                      tilesX: grid.tilesX, rowOffset: bins.rowOffset,
+                      entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
+                      segments: segments.baseAddress.map {
+                        UnsafeRawPointer($0).assumingMemoryBound(to: Float.self)
+                      },
+                      background: primitives.count)
+                    let work = { @Sendable (worker: Int) in
+                      let scratch = TileScratch()
+                      defer { scratch.deallocate() }
+                      var row = worker
+                      while row < grid.tilesY {
+                        for col in 0..<grid.tilesX {
+                          let tileIndex = row * grid.tilesX + col
+                          if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
+                            sink(col, row, nil)
+                            continue
+                          }
+                          composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
+                          sink(col, row, scratch.tile)
                         }
-                        composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
-                        sink(col, row, scratch.tile)
+                        row += workers
                       }
-                      row += workers
                     }
-                  }
-                  if workers == 1 {
-                    work(0)
-                  } else {
-                    DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+                    if workers == 1 {
+                      work(0)
+                    } else {
+                      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+                    }
                   }
                 }
               }
@@ -229,7 +242,7 @@ public struct TileRasterizer: Sendable {
       let color = scene.colors + 4 * primitive
       let rule = scene.rules![primitive]
       if scene.masks![primitive] != 0 {
-        index = compositeMasked(from: index, end: end, scene: scene, scratch: scratch)
+        index = compositeMasked(from: index, end: end, tileIndex: tileIndex, scene: scene, scratch: scratch)
         continue
       }
       index += 1
@@ -247,7 +260,9 @@ public struct TileRasterizer: Sendable {
   /// Composites a masked primitive whose entries in this tile start at `index` (fill, then clip,
   /// then knockout, each present only where its path reaches the tile):
   /// m = fill · clip · (1 − knockout), then Dc' = Sc·m + Dc·(1 − Sa·m). Returns the next entry.
-  private func compositeMasked(from index: Int, end: Int, scene: SceneView, scratch: TileScratch) -> Int {
+  private func compositeMasked(
+    from index: Int, end: Int, tileIndex: Int, scene: SceneView, scratch: TileScratch
+  ) -> Int {
     let primitive = scene.entries![index].primitive
     var fill: TileEntry?
     var clip: TileEntry?
@@ -274,7 +289,18 @@ public struct TileRasterizer: Sendable {
       coverage(of: knockout, rule: .nonZero, scene: scene, into: scratch.mask, scratch: scratch)
       kernels.coverageSubtract(scratch.coverage, scratch.mask)
     }
-    kernels.compositeMask(scratch.tile, scratch.coverage, scene.colors + 4 * p)
+    let paint = scene.paints![p]
+    if !paint.isSolid {
+      let size = TileGrid.tileSize
+      paintKernels.apply(
+        paint, coverage: scratch.coverage, x0: (tileIndex % scene.tilesX) * size,
+        y0: (scene.rowOffset + tileIndex / scene.tilesX) * size, segments: &scratch.segments)
+    }
+    if paint.blend == .multiply {
+      paintKernels.compositeMultiply(scratch.tile, scratch.coverage, scene.colors + 4 * p)
+    } else {
+      kernels.compositeMask(scratch.tile, scratch.coverage, scene.colors + 4 * p)
+    }
     return next
   }
 
@@ -307,6 +333,10 @@ private struct SceneView: @unchecked Sendable {
   /// Per primitive: bit 0 set when it has a clip path, bit 1 when it has a knockout.
   let masks: UnsafePointer<UInt8>?
   let clipRules: UnsafePointer<FillRule>?
+  let paints: UnsafePointer<Paint>?
+  let tilesX: Int
+  /// The canvas tile row of the first row (bands of a larger canvas).
+  let rowOffset: Int
   let entries: UnsafePointer<TileEntry>?
   let entryStart: UnsafePointer<Int>
   /// Four floats (x0, y0, x1, y1) a segment.
@@ -330,6 +360,8 @@ final class TileScratch {
   /// A second coverage buffer, for clip and knockout paths.
   let mask: UnsafeMutablePointer<Float>
   let tile: UnsafeMutablePointer<Float>
+  /// Scratch for the paint stages (an alpha profile's segments near the tile).
+  var segments: [Float] = []
 
   init() {
     func buffer(_ count: Int) -> UnsafeMutablePointer<Float> {

@@ -1,0 +1,48 @@
+// Brushes: how one stroke becomes primitives. Every ink, built in or an app's own, is a `Brush`;
+// `InkCatalog` says which brush draws which stroke, and `SceneBuilder` asks it stroke by stroke.
+//
+// A brush returns primitives in pixel space, in paint order, without the stroke's mask: the scene
+// builder clips every primitive a brush returns by the stroke's mask, so erasers and clip paths
+// work the same for every ink. A brush's outlines are non-zero unions (each primitive composited
+// once), so an ink darkens where it crosses itself only where the brush returns overlapping
+// primitives on purpose (watercolor's rim over its wash).
+
+import InkwellModel
+
+/// Turns a stroke into primitives for one view.
+public protocol Brush: Sendable {
+  /// The primitives `stroke` paints, in pixel space, for the map `view` from drawing coordinates to
+  /// pixels (the stroke's own transform comes first). Empty when it draws nothing.
+  func primitives(for stroke: Stroke, view: AffineTransform) -> [Primitive]
+}
+
+/// Which brush draws which stroke: a brush per ink type (the built-in inks unless replaced), and
+/// optionally a chooser that picks an app's own brush for particular strokes.
+public struct InkCatalog: Sendable {
+  private var brushes: [InkType: any Brush]
+  /// Consulted first for every stroke; `nil`, or a `nil` answer, falls back to the ink type's brush.
+  public var chooser: (@Sendable (Stroke) -> (any Brush)?)?
+
+  /// The built-in inks.
+  public init() {
+    brushes = [
+      .pen: PenInk(), .monoline: MonolineInk(), .marker: MarkerInk(), .reed: ReedInk(),
+      .fountainPen: FountainPenInk(), .pencil: PencilInk(), .crayon: CrayonInk(),
+      .watercolor: WatercolorInk(),
+    ]
+  }
+
+  /// The built-in inks.
+  public static let standard = InkCatalog()
+
+  /// Draws every stroke of ink type `type` with `brush` from now on.
+  public mutating func register(_ brush: any Brush, for type: InkType) {
+    brushes[type] = brush
+  }
+
+  /// The brush that draws `stroke`.
+  public func brush(for stroke: Stroke) -> any Brush {
+    if let chooser, let brush = chooser(stroke) { return brush }
+    return brushes[stroke.ink.type] ?? PenInk()
+  }
+}

@@ -1,0 +1,162 @@
+// Ink paint kernels: what an ink does to a primitive's coverage before it is composited.
+//
+// A primitive's coverage m (0…1 per pixel, exact area, after clip and knockout) passes through the
+// ink's paint stages in a fixed order, each optional: alpha profile, grain, threshold. The color is
+// then composited once through the result with the usual source-over
+//   Dc' = Sc·m' + Dc·(1 − Sa·m'),
+// so every stage is a map m → m' on the mask and no stage touches color.
+//
+// Grain is value noise on a lattice in the stroke's own coordinates (before its transform and the
+// view), hashed from the lattice point and the stroke's seed: it moves and scales with the drawing
+// and never depends on tiles, threads or time. Every function has a scalar Swift twin in
+// Sources/InkwellRender/Paint/PaintReference.swift, operation for operation.
+
+#include "InkwellKernels.h"
+
+#include <math.h>
+
+#pragma clang fp contract(off)
+
+#define T INKWELL_TILE
+
+static inline float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
+
+uint32_t inkwell_grain_hash(int32_t x, int32_t y, uint32_t seed) {
+  uint32_t h = seed * 0x9E3779B9u;
+  h ^= (uint32_t)x * 0x85EBCA6Bu;
+  h ^= (uint32_t)y * 0xC2B2AE35u;
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  h ^= h >> 16;
+  return h;
+}
+
+// Lattice coordinates are clamped so that the conversion to int32 is always defined.
+static inline float lattice_floor(float u) {
+  float c = u < -1.0e9f ? -1.0e9f : (u > 1.0e9f ? 1.0e9f : u);
+  return floorf(c);
+}
+
+float inkwell_value_noise(float u, float v, uint32_t seed) {
+  float fu = lattice_floor(u);
+  float fv = lattice_floor(v);
+  int32_t iu = (int32_t)fu;
+  int32_t iv = (int32_t)fv;
+  float tu = clamp01(u - fu);
+  float tv = clamp01(v - fv);
+  // Smoothstep weights: s = t²·(3 − 2t).
+  float su = tu * tu * (3.0f - 2.0f * tu);
+  float sv = tv * tv * (3.0f - 2.0f * tv);
+  const float scale = 1.0f / 16777216.0f;
+  float n00 = (float)(inkwell_grain_hash(iu, iv, seed) >> 8) * scale;
+  float n10 = (float)(inkwell_grain_hash(iu + 1, iv, seed) >> 8) * scale;
+  float n01 = (float)(inkwell_grain_hash(iu, iv + 1, seed) >> 8) * scale;
+  float n11 = (float)(inkwell_grain_hash(iu + 1, iv + 1, seed) >> 8) * scale;
+  float top = n00 + (n10 - n00) * su;
+  float bottom = n01 + (n11 - n01) * su;
+  return top + (bottom - top) * sv;
+}
+
+void inkwell_paint_grain(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
+                         const float params[4]) {
+  const float bite = params[0], depth = params[1], octave = params[2], weight = params[3],
+              contrast = params[4], gain = params[5];
+  const uint32_t seed2 = seed ^ 0x5BD1E995u;
+  for (int y = 0; y < T; y++) {
+    float py = (float)(y0 + y) + 0.5f;
+    for (int x = 0; x < T; x++) {
+      int i = x * T + y;
+      float mk = coverage[i];
+      if (mk <= 0.0f) continue;
+      float px = (float)(x0 + x) + 0.5f;
+      float u = m[0] * px + m[2] * py + m[4];
+      float v = m[1] * px + m[3] * py + m[5];
+      float n1 = inkwell_value_noise(u, v, seed);
+      float n2 = inkwell_value_noise(u * octave + 17.31f, v * octave + 5.77f, seed2);
+      // n = clamp(½ + (n1·(1 − w) + n2·w − ½)·contrast)
+      float n = clamp01(0.5f + (n1 * (1.0f - weight) + n2 * weight - 0.5f) * contrast);
+      // m' = clamp((m − bite·(1 − n))·gain) · (1 − depth·(1 − n)): the bite eats thin coverage
+      // at the edges (broken edges) and flecks the interior, the depth shades it (tooth).
+      float bitten = clamp01((mk - bite * (1.0f - n)) * gain);
+      coverage[i] = bitten * (1.0f - depth * (1.0f - n));
+    }
+  }
+}
+
+void inkwell_paint_threshold(float *coverage, float threshold, float inverse_span) {
+  for (int i = 0; i < INKWELL_TILE_PIXELS; i++) {
+    // m' = max(m − t, 0) / (1 − t)
+    float d = coverage[i] - threshold;
+    coverage[i] = d > 0.0f ? clamp01(d * inverse_span) : 0.0f;
+  }
+}
+
+// The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to the
+// point (qx, qy); the first nearest wins.
+static float nearest_value(const float *segments, int count, float qx, float qy) {
+  float best = INFINITY;
+  float value = count > 0 ? segments[2] : 1.0f;
+  for (int k = 0; k < count; k++) {
+    const float *s = segments + 6 * k;
+    float dx = s[3] - s[0];
+    float dy = s[4] - s[1];
+    float len2 = dx * dx + dy * dy;
+    float t = len2 > 0.0f ? ((qx - s[0]) * dx + (qy - s[1]) * dy) / len2 : 0.0f;
+    t = clamp01(t);
+    float ex = s[0] + dx * t - qx;
+    float ey = s[1] + dy * t - qy;
+    float d2 = ex * ex + ey * ey;
+    if (d2 < best) {
+      best = d2;
+      value = s[2] + (s[5] - s[2]) * t;
+    }
+  }
+  return value;
+}
+
+void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count) {
+  for (int y = 0; y < T; y++) {
+    float qy = (float)(y0 + y) + 0.5f;
+    for (int x = 0; x < T; x++) {
+      int i = x * T + y;
+      if (coverage[i] <= 0.0f) continue;
+      float value = nearest_value(segments, count, (float)(x0 + x) + 0.5f, qy);
+      // m' = m · α(nearest point of the stroke's spine)
+      coverage[i] = coverage[i] * value;
+    }
+  }
+}
+
+void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
+                                     int count) {
+  for (int y = 0; y < T; y++) {
+    float qy = (float)(y0 + y) + 0.5f;
+    for (int x = 0; x < T; x++) {
+      int i = x * T + y;
+      if (coverage[i] <= 0.0f) continue;
+      float t = nearest_value(segments, count, (float)(x0 + x) + 0.5f, qy);
+      // m' = max(m − t, 0) / (1 − t), with t the threshold at the nearest spine point; t ≥ 1: 0
+      float d = coverage[i] - t;
+      coverage[i] = (d > 0.0f && t < 1.0f) ? clamp01(d / (1.0f - t)) : 0.0f;
+    }
+  }
+}
+
+void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]) {
+  float *r = tile, *g = tile + INKWELL_TILE_PIXELS, *b = g + INKWELL_TILE_PIXELS,
+        *a = b + INKWELL_TILE_PIXELS;
+  for (int i = 0; i < INKWELL_TILE_PIXELS; i++) {
+    float m = coverage[i];
+    float sa = color[3] * m;
+    float da = a[i];
+    float sr = color[0] * m, sg = color[1] * m, sb = color[2] * m;
+    // Multiply, premultiplied (W3C compositing): Dc' = Sc·(1 − Da) + Dc·(1 − Sa) + Sc·Dc,
+    // Da' = Sa + Da·(1 − Sa).
+    r[i] = sr * (1.0f - da) + r[i] * (1.0f - sa) + sr * r[i];
+    g[i] = sg * (1.0f - da) + g[i] * (1.0f - sa) + sg * g[i];
+    b[i] = sb * (1.0f - da) + b[i] * (1.0f - sa) + sb * b[i];
+    a[i] = sa + da * (1.0f - sa);
+  }
+}
