@@ -38,6 +38,24 @@ public struct RenderOptions: Hashable, Sendable {
   public var threads: Int
   /// Images with more pixels are refused before anything is allocated.
   public var maxPixels: Int
+  /// The output's primaries: sRGB, or Display P3 (tagged with `cICP` 12 13 0 1 in PNG). HDR PNG
+  /// (PQ, HLG) uses BT.2020 unless this is Display P3.
+  public var colorSpace: ColorSpace = .sRGB
+  /// The output's peak as a multiple of SDR white; `nil` takes the format's own (1 for SDR PNG,
+  /// 1000/203 for PQ and HLG, unbounded for OpenEXR).
+  public var headroom: Float? = nil
+  /// The curve that fits content brighter than the headroom.
+  public var toneMapper: ToneMapper = .default
+  /// The most linear exposure any ink may use in this render (a document's
+  /// `colorMaximumLinearExposure`); `nil` leaves exposures as stored.
+  public var maximumLinearExposure: Float? = nil
+  /// Ordered dithering of 8-bit output, so smooth ramps do not band. Deterministic: a function of
+  /// pixel position only.
+  public var dither: Bool = true
+  /// Light (as stored) or dark: ink and background colors adapted to a dark page.
+  public var appearance: Appearance = .light
+  /// Recolors every stroke with this color (its exposure included); `nil` keeps each ink's color.
+  public var inkColor: Color? = nil
 
   public init(
     sizing: Sizing = .scale(1), region: Rect? = nil, background: Color = .white,
@@ -103,12 +121,21 @@ extension Document {
     }
   }
 
-  /// The document rendered with `options`.
+  /// The document rendered with `options` to 8-bit RGBA (sRGB-encoded, in `options.colorSpace`),
+  /// tone mapped to `options.headroom` (default 1) and dithered when `options.dither` is on.
   public func render(_ options: RenderOptions = RenderOptions()) throws(RenderError) -> RGBA8Image {
     guard options.threads >= 1 else { throw .invalidThreadCount(options.threads) }
     let viewport = try viewport(for: options)
-    return Renderer(threads: options.threads).render(
-      drawing, viewport: viewport, background: options.background)
+    let scene = RenderScene(document: self, options: options, viewport: viewport)
+    let settings = scene.settings(for: .png8)
+    if !options.dither && settings.colorSpace == .sRGB && settings.toneMapping.isIdentity {
+      // The exact threshold-table resolve: SDR content in sRGB needs nothing else.
+      return scene.renderer.rasterizer.render(
+        scene.bins, primitives: scene.primitives, background: scene.background, threads: options.threads)
+    }
+    return scene.renderer.rasterizer.renderRGBA8(
+      scene.bins, primitives: scene.primitives, background: scene.background, threads: options.threads,
+      settings: settings, dither: options.dither)
   }
 }
 

@@ -209,6 +209,11 @@ public enum ColorSpaceConversion {
     }
   }
 
+  /// CIE xy of `space`'s red, green and blue.
+  public static func chromaticities(_ space: ColorSpace) -> [(x: Double, y: Double)] {
+    primaries(space).map { (x: $0.0, y: $0.1) }
+  }
+
   static let whiteD65 = (0.3127, 0.3290)
 
   /// RGB → XYZ for `space`, row-major, Double.

@@ -3,13 +3,20 @@
 import Inkwell
 
 /// `inkwell render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
-/// [--background COLOR | transparent] [--threads N] [--max-pixels N]`.
+/// [--background COLOR | transparent] [--threads N] [--max-pixels N]
+/// [--format png8|png16|png-pq|png-hlg|exr|exr-float] [--color-space srgb|p3] [--headroom H]
+/// [--tone-map clip|reinhard|bt2390] [--color C [--exposure E]] [--max-exposure E]
+/// [--appearance light|dark] [--dither ordered|none]`.
 enum RenderCommand {
   struct Options {
     var input: String?
     var output: String?
     var format: DocumentFormat?
     var render = RenderOptions()
+    /// The image format; `nil` infers it from the output's extension (`.exr`), else PNG 8-bit.
+    var imageFormat: ImageFormat?
+    var inkColor: Color?
+    var exposure: Float?
   }
 
   static func run(_ arguments: [String]) throws {
@@ -28,15 +35,14 @@ enum RenderCommand {
     } catch {
       throw CommandError(message: "\(name): \(error)")
     }
-    let png: [UInt8]
+    let imageFormat = options.imageFormat ?? ImageFormat(path: output) ?? .png8
+    let image: [UInt8]
     do {
-      png = try document.render(options.render).pngData()
-    } catch let error as RenderError {
-      throw CommandError(message: "\(name): \(error)")
+      image = try document.encode(options.render, as: imageFormat)
     } catch {
       throw CommandError(message: "\(name): \(error)")
     }
-    try FileIO.write(png, to: output)
+    try FileIO.write(image, to: output)
   }
 
   static func usageError(_ message: String) -> CommandError {
@@ -106,6 +112,64 @@ enum RenderCommand {
           throw usageError("unknown format '\(text)' (known: \(known))")
         }
         options.format = format
+      case "--format":
+        let text = try value(argument)
+        guard let f = ImageFormat(name: text) else {
+          throw usageError(
+            "--format expects one of \(ImageFormat.names.joined(separator: ", ")), got '\(text)'")
+        }
+        options.imageFormat = f
+      case "--color-space":
+        let text = try value(argument)
+        switch text.lowercased() {
+        case "srgb": options.render.colorSpace = .sRGB
+        case "p3", "display-p3": options.render.colorSpace = .displayP3
+        default: throw usageError("--color-space expects srgb or p3, got '\(text)'")
+        }
+      case "--headroom":
+        let text = try value(argument)
+        guard let h = Float(text), h.isFinite, h >= 1 else {
+          throw usageError("--headroom expects a number at least 1 (1 = SDR white), got '\(text)'")
+        }
+        options.render.headroom = h
+      case "--tone-map":
+        let text = try value(argument)
+        guard let mapper = ToneMapper(rawValue: text.lowercased()) else {
+          let known = ToneMapper.allCases.map(\.rawValue).joined(separator: ", ")
+          throw usageError("--tone-map expects one of \(known), got '\(text)'")
+        }
+        options.render.toneMapper = mapper
+      case "--color":
+        let text = try value(argument)
+        guard let color = Color(parsing: text) else {
+          throw usageError("--color expects #rrggbb, #rrggbbaa or a color name, got '\(text)'")
+        }
+        options.inkColor = color
+      case "--exposure":
+        let text = try value(argument)
+        guard let e = Float(text), e.isFinite, e >= 1 else {
+          throw usageError("--exposure expects a linear exposure of at least 1 (1 = SDR), got '\(text)'")
+        }
+        options.exposure = e
+      case "--max-exposure":
+        let text = try value(argument)
+        guard let e = Float(text), e.isFinite, e >= 1 else {
+          throw usageError("--max-exposure expects a linear exposure of at least 1, got '\(text)'")
+        }
+        options.render.maximumLinearExposure = e
+      case "--appearance":
+        let text = try value(argument)
+        guard let a = Appearance(rawValue: text.lowercased()) else {
+          throw usageError("--appearance expects light or dark, got '\(text)'")
+        }
+        options.render.appearance = a
+      case "--dither":
+        let text = try value(argument)
+        switch text.lowercased() {
+        case "ordered", "on": options.render.dither = true
+        case "none", "off": options.render.dither = false
+        default: throw usageError("--dither expects ordered or none, got '\(text)'")
+        }
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw usageError("unknown option '\(argument)'")
@@ -115,6 +179,13 @@ enum RenderCommand {
       }
     }
     if sawSize && sawScale { throw usageError("--size and --scale cannot be combined") }
+    if options.exposure != nil && options.inkColor == nil {
+      throw usageError("--exposure needs --color (the color to recolor every stroke with)")
+    }
+    if var color = options.inkColor {
+      color.linearExposure = options.exposure ?? 1
+      options.render.inkColor = color
+    }
     return options
   }
 }

@@ -13,6 +13,10 @@ let usage = """
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
                  [--from FORMAT]
+                 [--format png8|png16|png-pq|png-hlg|exr|exr-float] (.exr output implies exr)
+                 [--color-space srgb|p3] [--headroom H] [--tone-map clip|reinhard|bt2390]
+                 [--color COLOR [--exposure E]] [--max-exposure E] [--appearance light|dark]
+                 [--dither ordered|none]
     convert INPUT OUTPUT [--from FORMAT]
 
   formats: native (.inkwell.json), mypaint (.dat), svc (.svc), signal-json

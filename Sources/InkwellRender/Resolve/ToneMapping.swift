@@ -40,8 +40,9 @@
 //     E/H ≥ 4 hits the SDR-white floor, where the spline loses its C¹ join;
 //   • it needs no PQ round trip per pixel (two pow calls in double), about 3× cheaper to resolve.
 // BT.2390 remains the better choice for mastering PQ to a reference display and is offered for it.
-// The roll-to-white strength 0.25 was picked by eye: at exposure 4 on SDR a saturated red gains
-// about a tenth of a stop of whiteness, enough to read as "brighter than red" and nowhere near pink.
+// The roll-to-white strength 0.1 was picked by eye from strengths 0.05…0.3: at exposure 4 on SDR a
+// saturated red moves 7.5% of the way to white (#d01010 → #ff5252 rather than #d01010's own red),
+// enough to read as brighter than the SDR ink; at 0.25 the same stroke already reads as pink.
 
 import InkwellKernels
 import InkwellModel
@@ -71,7 +72,7 @@ public struct ToneMapping: Hashable, Sendable {
   /// Nits of linear 1.0, used by the BT.2390 curve's PQ domain (BT.2408: 203).
   public var sdrWhiteNits: Float
 
-  public static let defaultPathToWhite: Float = 0.25
+  public static let defaultPathToWhite: Float = 0.1
 
   public init(
     mapper: ToneMapper = .default, contentPeak: Float, headroom: Float,
