@@ -69,8 +69,8 @@ let package = Package(
     .testTarget(
       name: "InkwellTests",
       dependencies: [
-        "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels", "InkwellEXR",
-        "inkwell",
+        "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
+        "InkwellEXR", "inkwell",
       ]
     ),
   ]
