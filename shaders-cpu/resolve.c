@@ -75,6 +75,7 @@ static float compress_peak(const inkwell_resolve_params *p, float m) {
   case INKWELL_TONE_REINHARD: {
     // m' = k + V·h(x), x = (m − k)/V, h(x) = x(1 + x/W²)/(1 + x): h(0) = 0, h'(0) = 1, h(W) = 1.
     float v = p->headroom - p->knee;
+    if (!(v > 0.0f)) return p->headroom;  // H = 1: the knee is at H; nothing is left to compress
     float x = (m - p->knee) / v;
     float w = p->reinhard_white;
     float h = x * (1.0f + x / (w * w)) / (1.0f + x);
@@ -94,6 +95,8 @@ static float compress_peak(const inkwell_resolve_params *p, float m) {
                (t3 - 2.0f * t2 + t) * (1.0f - ks) * p->eetf_tangent +
                (-2.0f * t3 + 3.0f * t2) * p->eetf_target;
     float out = (float)(pq_decode((double)e2 * (double)p->eetf_source_pq) * 10000.0 / sw);
+    // The PQ round trip is exact only to a few ulps: keep the result between the knee and m.
+    if (out < p->knee) out = p->knee;
     return out < m ? out : m;
   }
   default:
@@ -105,11 +108,14 @@ void inkwell_tone_map(const inkwell_resolve_params *p, float rgb[3]) {
   float m = max3(rgb[0], rgb[1], rgb[2]);
   if (!(m > p->knee)) return;
   float mc = p->curve == INKWELL_TONE_NONE ? m : compress_peak(p, m);
-  if (mc > p->headroom) mc = p->headroom;
+  if (!(mc <= p->headroom)) mc = p->headroom;
   if (!(mc < m)) return;
-  // Scale on the largest channel: every channel by the same factor, so ratios (hue) are kept.
+  // Scale on the largest channel: every channel by the same factor, so ratios (hue) are kept; the
+  // largest channel itself is set to m' exactly.
   float s = mc / m;
-  float r = rgb[0] * s, g = rgb[1] * s, b = rgb[2] * s;
+  float r = rgb[0] == m ? mc : rgb[0] * s;
+  float g = rgb[1] == m ? mc : rgb[1] * s;
+  float b = rgb[2] == m ? mc : rgb[2] * s;
   // Path to white: toward (m', m', m') by t = strength · (1 − m'/m); the largest channel stays m'.
   float t = p->curve == INKWELL_TONE_CLIP ? 0.0f : p->path_to_white * (1.0f - s);
   rgb[0] = r + (mc - r) * t;

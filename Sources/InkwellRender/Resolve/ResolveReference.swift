@@ -61,6 +61,7 @@ public enum ResolveReference {
       return m < p.headroom ? m : p.headroom
     case INKWELL_TONE_REINHARD.rawValue:
       let v = p.headroom - p.knee
+      if !(v > 0) { return p.headroom }
       let x = (m - p.knee) / v
       let w = p.reinhard_white
       let h = x * (1 + x / (w * w)) / (1 + x)
@@ -78,7 +79,8 @@ public enum ResolveReference {
       let b = (t3 - 2 * t2 + t) * (1 - ks) * p.eetf_tangent
       let c = (-2 * t3 + 3 * t2) * p.eetf_target
       let e2 = a + b + c
-      let out = Float(pqDecode(Double(e2) * Double(p.eetf_source_pq)) * 10000.0 / sw)
+      var out = Float(pqDecode(Double(e2) * Double(p.eetf_source_pq)) * 10000.0 / sw)
+      if out < p.knee { out = p.knee }
       return out < m ? out : m
     default:
       return m
@@ -90,12 +92,12 @@ public enum ResolveReference {
     let m = max3(rgb.0, rgb.1, rgb.2)
     if !(m > p.knee) { return }
     var mc = UInt32(p.curve) == INKWELL_TONE_NONE.rawValue ? m : compressPeak(p, m)
-    if mc > p.headroom { mc = p.headroom }
+    if !(mc <= p.headroom) { mc = p.headroom }
     if !(mc < m) { return }
     let s = mc / m
-    let r = rgb.0 * s
-    let g = rgb.1 * s
-    let b = rgb.2 * s
+    let r = rgb.0 == m ? mc : rgb.0 * s
+    let g = rgb.1 == m ? mc : rgb.1 * s
+    let b = rgb.2 == m ? mc : rgb.2 * s
     let t: Float = UInt32(p.curve) == INKWELL_TONE_CLIP.rawValue ? 0 : p.path_to_white * (1 - s)
     rgb = (r + (mc - r) * t, g + (mc - g) * t, b + (mc - b) * t)
   }

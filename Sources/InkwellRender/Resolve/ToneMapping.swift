@@ -107,7 +107,9 @@ public struct ToneMapping: Hashable, Sendable {
     case .bt2390:
       let p = eetf()
       let kneePQ = Double(p.knee) * Double(p.sourcePQ)
-      return Float(ResolveReference.pqDecode(kneePQ) * 10000 / Double(sdrWhiteNits))
+      let linear = Float(ResolveReference.pqDecode(kneePQ) * 10000 / Double(sdrWhiteNits))
+      // The floor is SDR white exactly, whatever the PQ round trip's last bits say.
+      return Swift.min(h, Swift.max(1, linear))
     }
   }
 
