@@ -38,7 +38,7 @@
 //     bright end looks clipped;
 //   • its knee is predictable, (1 + H)/2, independent of E; BT.2390's knee moves with E/H and for
 //     E/H ≥ 4 hits the SDR-white floor, where the spline loses its C¹ join;
-//   • it needs no PQ round trip per pixel (two pow calls in double), about 3× cheaper to resolve.
+//   • it needs no PQ round trip per pixel (BT.2390 costs two pow calls in double per pixel).
 // BT.2390 remains the better choice for mastering PQ to a reference display and is offered for it.
 // The roll-to-white strength 0.1 was picked by eye from strengths 0.05…0.3: at exposure 4 on SDR a
 // saturated red moves 7.5% of the way to white (#d01010 → #ff5252 rather than #d01010's own red),
