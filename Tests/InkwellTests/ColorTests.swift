@@ -417,3 +417,43 @@ struct HDROutputTests {
     #expect(capped == sdr)
   }
 }
+
+@Suite("inkwell render: color options", .serialized)
+struct ColorCommandTests {
+  @Test("'.exr' output writes OpenEXR; --format png-pq writes cICP 9 16 0 1; --appearance dark darkens")
+  func formats() throws {
+    let dir = temporaryDirectory()
+    var result = try runInkwell([
+      "render", exampleDocument, "-o", dir + "/out.exr", "--scale", "0.25", "--color", "#d11a1f",
+      "--exposure", "4",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let exr = try EXRCodec.decode(readInput(dir + "/out.exr", maxBytes: 1 << 26), maxPixels: 1 << 24)
+    #expect(exr.pixels.contains { $0 > 1.05 })
+    result = try runInkwell([
+      "render", exampleDocument, "-o", dir + "/pq.png", "--scale", "0.25", "--format", "png-pq", "--tone-map",
+      "bt2390", "--headroom", "2", "--color", "red", "--exposure", "8",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let chunks = try #require(PNGChunk.chunks(in: readInput(dir + "/pq.png", maxBytes: 1 << 26)))
+    #expect(chunks.first { $0.typeName == "cICP" }?.data == [9, 16, 0, 1])
+    result = try runInkwell([
+      "render", exampleDocument, "-o", dir + "/dark.png", "--scale", "0.25", "--appearance", "dark",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let dark = try PNGImage.decode(readInput(dir + "/dark.png", maxBytes: 1 << 26), maxPixels: 1 << 24)
+    #expect(dark.pixels[0] < 64)
+  }
+
+  @Test(
+    "bad color options are usage errors",
+    arguments: [
+      ["--exposure", "4"], ["--color", "red", "--exposure", "0.5"], ["--format", "gif"],
+      ["--tone-map", "aces"],
+      ["--color-space", "rec2020"], ["--headroom", "0"], ["--appearance", "sepia"], ["--dither", "fs"],
+    ])
+  func usage(extra: [String]) throws {
+    let result = try runInkwell(["render", exampleDocument, "-o", "/tmp/never.png"] + extra)
+    #expect(result.status == 2, "\(extra): \(result.stderr)")
+  }
+}
