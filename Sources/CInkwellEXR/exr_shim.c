@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#pragma clang fp contract(off)
+
 typedef struct {
   uint8_t *bytes;
   size_t size;
