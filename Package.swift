@@ -47,10 +47,23 @@ let package = Package(
     ),
     .target(name: "InkwellPNG", dependencies: ["CInkwellPNG"]),
 
+    // OpenEXR through the system library's core C API (OpenEXRCore); no C++ in our code.
+    // Headers are included as <OpenEXR/…>, so no pkg-config flags are needed.
+    .systemLibrary(
+      name: "COpenEXR",
+      providers: [.apt(["libopenexr-dev"])]
+    ),
+    .target(
+      name: "CInkwellEXR",
+      dependencies: ["COpenEXR"],
+      linkerSettings: [.linkedLibrary("OpenEXRCore-3_1")]
+    ),
+    .target(name: "InkwellEXR", dependencies: ["CInkwellEXR"]),
+
     // The public surface: load, render, write.
     .target(
       name: "Inkwell",
-      dependencies: ["InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG"]
+      dependencies: ["InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellEXR"]
     ),
 
     .executableTarget(name: "inkwell", dependencies: ["Inkwell"]),
@@ -70,7 +83,7 @@ let package = Package(
       name: "InkwellTests",
       dependencies: [
         "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
-        "inkwell",
+        "InkwellEXR", "inkwell",
       ],
       exclude: ["Malformed"]
     ),

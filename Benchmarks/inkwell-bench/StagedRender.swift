@@ -45,8 +45,17 @@ enum StagedRender {
     let built = MonotonicClock.nanoseconds()
     let bins = Renderer.bin(primitives, width: viewport.width, height: viewport.height)
     let binned = MonotonicClock.nanoseconds()
-    let image = Renderer(threads: options.threads).rasterizer.render(
-      bins, primitives: primitives, background: LinearColor(options.background), threads: options.threads)
+    // The resolve `Document.render` uses for an SDR document: sRGB, no tone mapping, dithered
+    // unless `options.dither` is off.
+    let settings = ResolveSettings(
+      colorSpace: .sRGB, transfer: .sRGB, toneMapping: ToneMapping(contentPeak: 1, headroom: 1))
+    let image =
+      options.dither
+      ? Renderer(threads: options.threads).rasterizer.renderRGBA8(
+        bins, primitives: primitives, background: LinearColor(options.background), threads: options.threads,
+        settings: settings, dither: true)
+      : Renderer(threads: options.threads).rasterizer.render(
+        bins, primitives: primitives, background: LinearColor(options.background), threads: options.threads)
     let rasterized = MonotonicClock.nanoseconds()
     let png = try image.pngData(threads: options.threads)
     let encoded = MonotonicClock.nanoseconds()

@@ -158,6 +158,21 @@ static const char *options_problem(const inkwell_png_encode_options *options) {
   if (options->compression_level < 0 || options->compression_level > 9)
     return "compression level must be 0...9";
   if (libpng_filter_mask(options->filter) < 0) return "unknown filter";
+  if (options->extra_chunks == NULL && options->extra_chunks_size != 0)
+    return "extra chunk bytes missing";
+  size_t at = 0;
+  while (at < options->extra_chunks_size) {
+    if (options->extra_chunks_size - at < 8) return "extra chunk header truncated";
+    const uint8_t *c = options->extra_chunks + at;
+    for (int i = 0; i < 4; i++) {
+      uint8_t t = c[i];
+      if (!((t >= 'a' && t <= 'z') || (t >= 'A' && t <= 'Z'))) return "extra chunk type is not 4 letters";
+    }
+    if ((c[0] & 0x20) == 0) return "extra chunk is not ancillary";
+    size_t length = ((size_t)c[4] << 24) | ((size_t)c[5] << 16) | ((size_t)c[6] << 8) | c[7];
+    if (length > options->extra_chunks_size - at - 8) return "extra chunk data truncated";
+    at += 8 + length;
+  }
   return NULL;
 }
 
@@ -214,6 +229,12 @@ static inkwell_png_status encoder_begin(const inkwell_png_encode_options *option
     png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
   }
   png_write_info(png, info);
+  for (size_t at = 0; at < options->extra_chunks_size;) {
+    const uint8_t *c = options->extra_chunks + at;
+    size_t length = ((size_t)c[4] << 24) | ((size_t)c[5] << 16) | ((size_t)c[6] << 8) | c[7];
+    png_write_chunk(png, c, c + 8, length);
+    at += 8 + length;
+  }
 
   /* Input transformations are declared after the header is written. */
   if (options->layout == INKWELL_PNG_LAYOUT_RGBX) {

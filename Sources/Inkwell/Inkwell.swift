@@ -38,6 +38,24 @@ public struct RenderOptions: Hashable, Sendable {
   public var threads: Int
   /// Images with more pixels are refused before anything is allocated.
   public var maxPixels: Int
+  /// The output's primaries: sRGB, or Display P3 (tagged with `cICP` 12 13 0 1 in PNG). HDR PNG
+  /// (PQ, HLG) uses BT.2020 unless this is Display P3.
+  public var colorSpace: ColorSpace = .sRGB
+  /// The output's peak as a multiple of SDR white; `nil` takes the format's own (1 for SDR PNG,
+  /// 1000/203 for PQ and HLG, unbounded for OpenEXR).
+  public var headroom: Float? = nil
+  /// The curve that fits content brighter than the headroom.
+  public var toneMapper: ToneMapper = .default
+  /// The most linear exposure any ink may use in this render (a document's
+  /// `colorMaximumLinearExposure`); `nil` leaves exposures as stored.
+  public var maximumLinearExposure: Float? = nil
+  /// Ordered dithering of 8-bit output, so smooth ramps do not band. Deterministic: a function of
+  /// pixel position only.
+  public var dither: Bool = true
+  /// Light (as stored) or dark: ink and background colors adapted to a dark page.
+  public var appearance: Appearance = .light
+  /// Recolors every stroke with this color (its exposure included); `nil` keeps each ink's color.
+  public var inkColor: Color? = nil
 
   public init(
     sizing: Sizing = .scale(1), region: Rect? = nil, background: Color = .white,
@@ -103,15 +121,25 @@ extension Document {
     }
   }
 
-  /// The document rendered with `options`, each stroke drawn by the brush `inks` picks for it
-  /// (the built-in inks unless an app registers its own).
+  /// The document rendered with `options` to 8-bit RGBA (sRGB-encoded, in `options.colorSpace`),
+  /// tone mapped to `options.headroom` (default 1) and dithered when `options.dither` is on, each
+  /// stroke drawn by the brush `inks` picks for it (the built-in inks unless an app registers its
+  /// own).
   public func render(_ options: RenderOptions = RenderOptions(), inks: InkCatalog = .standard)
     throws(RenderError) -> RGBA8Image
   {
     guard options.threads >= 1 else { throw .invalidThreadCount(options.threads) }
     let viewport = try viewport(for: options)
-    return Renderer(threads: options.threads).render(
-      drawing, viewport: viewport, background: options.background, inks: inks)
+    let scene = RenderScene(document: self, options: options, viewport: viewport, inks: inks)
+    let settings = scene.settings(for: .png8)
+    if !options.dither && settings.colorSpace == .sRGB && settings.toneMapping.isIdentity {
+      // The exact threshold-table resolve: SDR content in sRGB needs nothing else.
+      return scene.renderer.rasterizer.render(
+        scene.bins, primitives: scene.primitives, background: scene.background, threads: options.threads)
+    }
+    return scene.renderer.rasterizer.renderRGBA8(
+      scene.bins, primitives: scene.primitives, background: scene.background, threads: options.threads,
+      settings: settings, dither: options.dither)
   }
 }
 
@@ -154,10 +182,11 @@ extension RGBA8Image {
 }
 
 extension Document {
-  /// Renders the document straight into a PNG at `output`, band by band: memory stays
+  /// Renders the document straight into an 8-bit PNG at `output`, band by band: memory stays
   /// proportional to the image's width (and to the strokes one band reaches), not its area. The
-  /// bytes equal `render(options).pngData(effort:threads:)`'s, except that an image is written as
-  /// RGBA whenever the background is not opaque. On failure the output is discarded.
+  /// pixels equal `render(options, inks:)`'s; the file is RGBA whenever the background is not
+  /// opaque, and carries the `sRGB` chunk (for Display P3, use `encode(_:as:)`). On failure the
+  /// output is discarded.
   public func writePNG(
     to output: OutputFileWriter, options: RenderOptions = RenderOptions(),
     effort: Int = PNGBandEncoder.defaultEffort, inks: InkCatalog = .standard
@@ -165,17 +194,33 @@ extension Document {
     do {
       guard options.threads >= 1 else { throw RenderError.invalidThreadCount(options.threads) }
       let viewport = try viewport(for: options)
+      let drawing = options.adjustingColors(of: self.drawing)
+      let backgroundColor = options.effectiveBackground
+      let settings = RenderScene.settings(
+        for: .png8, options: options,
+        contentPeak: RenderScene.contentPeak(of: drawing, background: backgroundColor))
+      let exact = !options.dither && settings.colorSpace == .sRGB && settings.toneMapping.isIdentity
+      let renderer = Renderer(threads: options.threads)
       let stream = try PNGBandStream(
-        width: viewport.width, height: viewport.height, hasAlpha: options.background.alpha < 1,
+        width: viewport.width, height: viewport.height, hasAlpha: backgroundColor.alpha < 1,
         encoder: PNGBandEncoder(effort: effort), threads: options.threads
       ) { bytes in try output.write(bytes) }
-      try Renderer(threads: options.threads).renderBands(
-        drawing, viewport: viewport, background: options.background, inks: inks
-      ) { band, _ in
+      let resolve: (TileBins, [Primitive], LinearColor) -> RGBA8Image = { bins, primitives, background in
+        exact
+          ? renderer.rasterizer.render(
+            bins, primitives: primitives, background: background, threads: options.threads)
+          : renderer.rasterizer.renderRGBA8(
+            bins, primitives: primitives, background: background, threads: options.threads,
+            settings: settings,
+            dither: options.dither)
+      }
+      let write: (RGBA8Image, Int) throws -> Void = { band, _ in
         try band.pixels.withUnsafeBytes { raw in
           try stream.write(rows: raw, count: band.height, rowStride: band.width * 4)
         }
       }
+      try renderer.renderBands(
+        drawing, viewport: viewport, background: backgroundColor, inks: inks, resolve: resolve, body: write)
       try stream.finish()
     } catch let error as PNGError {
       output.discard()

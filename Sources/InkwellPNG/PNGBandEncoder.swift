@@ -105,7 +105,7 @@ public final class PNGBandStream {
       layout: hasAlpha ? INKWELL_PNG_LAYOUT_RGBA : INKWELL_PNG_LAYOUT_RGBX,
       byte_order: INKWELL_PNG_BIG_ENDIAN,
       compression_level: settings.level, filter: INKWELL_PNG_FILTER_NONE,
-      write_srgb_chunk: options.writesSRGBChunk ? 1 : 0)
+      write_srgb_chunk: options.writesSRGBChunk ? 1 : 0, extra_chunks: nil, extra_chunks_size: 0)
     let context = Unmanaged.passUnretained(self).toOpaque()
     var created: OpaquePointer?
     let begun = callShim { inkwell_png_encoder_begin_stream(&c, pngStreamWrite, context, &created, $0, $1) }

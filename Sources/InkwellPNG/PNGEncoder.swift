@@ -27,11 +27,29 @@ public struct PNGEncoder: Sendable {
   public var compressionLevel: Int
   public var filter: Filter
   public var sRGBChunk: SRGBChunk
+  /// Ancillary chunks written after the header and before the image data (`cICP`, `mDCV`,
+  /// `cLLI`, …), in order.
+  public var chunks: [PNGChunk]
 
-  public init(compressionLevel: Int = 6, filter: Filter = .adaptive, sRGBChunk: SRGBChunk = .for8BitOnly) {
+  public init(
+    compressionLevel: Int = 6, filter: Filter = .adaptive, sRGBChunk: SRGBChunk = .for8BitOnly,
+    chunks: [PNGChunk] = []
+  ) {
     self.compressionLevel = compressionLevel
     self.filter = filter
     self.sRGBChunk = sRGBChunk
+    self.chunks = chunks
+  }
+
+  /// The extra chunks back to back as the shim reads them: type, big-endian length, data.
+  var serializedChunks: [UInt8] {
+    var bytes: [UInt8] = []
+    for chunk in chunks {
+      bytes += chunk.type
+      bytes += PNGChunk.bigEndian(UInt32(chunk.data.count))
+      bytes += chunk.data
+    }
+    return bytes
   }
 
   /// Encodes tightly packed RGBA8 rows, `width * height * 4` bytes.
@@ -74,8 +92,13 @@ public struct PNGEncoder: Sendable {
     var options = try shimOptions(for: header)
     var encoded: UnsafeMutablePointer<UInt8>? = nil
     var encodedSize = 0
-    let (status, message) = callShim { message, capacity in
-      inkwell_png_encode(&options, rows.baseAddress, rowStride, &encoded, &encodedSize, message, capacity)
+    let extra = serializedChunks
+    let (status, message) = extra.withUnsafeBufferPointer { extra in
+      options.extra_chunks = extra.baseAddress
+      options.extra_chunks_size = extra.count
+      return callShim { message, capacity in
+        inkwell_png_encode(&options, rows.baseAddress, rowStride, &encoded, &encodedSize, message, capacity)
+      }
     }
     defer { inkwell_png_free(encoded) }
     guard status == INKWELL_PNG_OK, let encoded else {
@@ -102,7 +125,9 @@ public struct PNGEncoder: Sendable {
       byte_order: nativeByteOrder,
       compression_level: Int32(compressionLevel),
       filter: filter.shimFilter,
-      write_srgb_chunk: writesSRGB ? 1 : 0
+      write_srgb_chunk: writesSRGB ? 1 : 0,
+      extra_chunks: nil,
+      extra_chunks_size: 0
     )
   }
 }

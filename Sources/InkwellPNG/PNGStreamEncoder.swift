@@ -60,12 +60,17 @@ public final class PNGStreamEncoder {
     self.sink = sink
     var shimOptions = try options.shimOptions(for: header)
     var started: OpaquePointer? = nil
-    let (status, message) = callShim { message, capacity in
-      if let sink {
-        return inkwell_png_encoder_begin_stream(
-          &shimOptions, Sink.write, Unmanaged.passUnretained(sink).toOpaque(), &started, message, capacity)
+    let extra = options.serializedChunks
+    let (status, message) = extra.withUnsafeBufferPointer { extra in
+      shimOptions.extra_chunks = extra.baseAddress
+      shimOptions.extra_chunks_size = extra.count
+      return callShim { message, capacity in
+        if let sink {
+          return inkwell_png_encoder_begin_stream(
+            &shimOptions, Sink.write, Unmanaged.passUnretained(sink).toOpaque(), &started, message, capacity)
+        }
+        return inkwell_png_encoder_begin_memory(&shimOptions, &started, message, capacity)
       }
-      return inkwell_png_encoder_begin_memory(&shimOptions, &started, message, capacity)
     }
     guard status == INKWELL_PNG_OK else {
       throw error(status: status, message: message)

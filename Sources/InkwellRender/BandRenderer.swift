@@ -23,9 +23,12 @@ extension Renderer {
   public static let keptOutlinePoints = 4 << 20
 
   /// Renders `drawing` through `viewport` band by band, top to bottom: `body` receives each band's
-  /// pixels (`viewport.width` × up to `bandHeight` rows) and the canvas row it starts at.
+  /// pixels (`viewport.width` × up to `bandHeight` rows) and the canvas row it starts at. `resolve`
+  /// turns a band's bins into pixels when the default exact sRGB resolve is not wanted (dithering,
+  /// tone mapping, another color space); its bins carry the band's `rowOffset`.
   public func renderBands(
     _ drawing: Drawing, viewport: Viewport, background: Color, inks: InkCatalog = .standard,
+    resolve: ((TileBins, [Primitive], LinearColor) -> RGBA8Image)? = nil,
     body: (_ band: RGBA8Image, _ firstRow: Int) throws -> Void
   ) rethrows {
     let view = viewport.transform
@@ -80,8 +83,10 @@ extension Renderer {
         grid: TileGrid(width: viewport.width, height: rows), rowOffset: firstRow / TileGrid.tileSize)
       let primitives = live.flatMap(\.primitives)
       for (order, primitive) in primitives.enumerated() { binner.add(primitive, index: order) }
-      let band = rasterizer.render(
-        binner.finish(), primitives: primitives, background: background, threads: threads)
+      let bins = binner.finish()
+      let band =
+        resolve?(bins, primitives, background)
+        ?? rasterizer.render(bins, primitives: primitives, background: background, threads: threads)
       try body(band, firstRow)
       firstRow += rows
     }

@@ -2,7 +2,8 @@
 //   Build/   strokes → primitives (flattened outlines in pixel space, premultiplied linear color)
 //   Bin/     primitives → per-tile lists of line pieces and backdrop windings, in paint order
 //   Raster/  tiles in parallel: exact-area coverage, compositing in linear float
-//   Resolve  happens at the end of each tile, straight to 8-bit sRGB (kernels in shaders-cpu)
+//   Resolve/ finished tiles → output samples: tone mapping to the output's headroom, transfer
+//            function (sRGB, PQ, HLG, linear), dithered quantization (kernels in shaders-cpu)
 // It knows nothing of file formats.
 
 import InkwellModel

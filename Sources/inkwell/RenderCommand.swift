@@ -3,24 +3,30 @@
 import Inkwell
 
 /// `inkwell render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
-/// [--background COLOR | transparent] [--threads N] [--max-pixels N] [--ink TYPE] [--color C]
-/// [--width W]`.
+/// [--background COLOR | transparent] [--threads N] [--max-pixels N]
+/// [--format png8|png16|png-pq|png-hlg|exr|exr-float] [--color-space srgb|p3] [--headroom H]
+/// [--tone-map clip|reinhard|bt2390] [--color C [--exposure E]] [--max-exposure E]
+/// [--appearance light|dark] [--dither ordered|none] [--ink TYPE] [--width W] [--png-effort 1-9]`.
 enum RenderCommand {
   struct Options {
     var input: String?
     var output: String?
     var format: DocumentFormat?
     var render = RenderOptions()
-    var pngEffort = PNGBandEncoder.defaultEffort
-    /// Re-ink every stroke: another type, color or width.
-    var ink: InkType?
+    /// The image format; `nil` infers it from the output's extension (`.exr`), else PNG 8-bit.
+    var imageFormat: ImageFormat?
     var inkColor: Color?
+    var exposure: Float?
+    var pngEffort = PNGBandEncoder.defaultEffort
+    /// Re-ink every stroke with another type or width (`--color` recolors through the options).
+    var ink: InkType?
     var inkWidth: Float?
   }
 
-  /// `document` with every stroke drawn in `type` (if given), `color` and `width`: a width scales
-  /// each point's recorded size by the same factor as the ink's, so pressure and shape survive.
-  static func reinked(_ document: Document, type: InkType?, color: Color?, width: Float?) -> Document {
+  /// `document` with every stroke drawn in `type`, `color` and `width` (those given): a width
+  /// scales each point's recorded size by the same factor as the ink's, so pressure and shape
+  /// survive.
+  static func reinked(_ document: Document, type: InkType?, color: Color? = nil, width: Float?) -> Document {
     var document = document
     document.drawing.strokes = document.drawing.strokes.map { stroke in
       var stroke = stroke
@@ -56,9 +62,25 @@ enum RenderCommand {
     } catch {
       throw CommandError(message: "\(name): \(error)")
     }
-    if options.ink != nil || options.inkColor != nil || options.inkWidth != nil {
-      document = reinked(document, type: options.ink, color: options.inkColor, width: options.inkWidth)
+    if options.ink != nil || options.inkWidth != nil {
+      document = reinked(document, type: options.ink, width: options.inkWidth)
     }
+    let imageFormat = options.imageFormat ?? ImageFormat(path: output) ?? .png8
+    if imageFormat == .png8 && options.render.colorSpace == .sRGB {
+      try stream(document, to: output, options: options, name: name)
+      return
+    }
+    let image: [UInt8]
+    do {
+      image = try document.encode(options.render, as: imageFormat)
+    } catch {
+      throw CommandError(message: "\(name): \(error)")
+    }
+    try FileIO.write(image, to: output)
+  }
+
+  /// 8-bit sRGB PNG, rendered and encoded band by band into the output.
+  static func stream(_ document: Document, to output: String, options: Options, name: String) throws {
     let writer: OutputFileWriter
     do {
       writer = try OutputFileWriter(path: output)
@@ -136,6 +158,46 @@ enum RenderCommand {
           throw usageError("--max-pixels expects a positive whole number, got '\(text)'")
         }
         options.render.maxPixels = n
+      case "--from":
+        let text = try value(argument)
+        guard let format = DocumentFormat(name: text) else {
+          let known = DocumentFormat.allCases.map(\.name).joined(separator: ", ")
+          throw usageError("unknown format '\(text)' (known: \(known))")
+        }
+        options.format = format
+      case "--format":
+        let text = try value(argument)
+        guard let f = ImageFormat(name: text) else {
+          throw usageError(
+            "--format expects one of \(ImageFormat.names.joined(separator: ", ")), got '\(text)'")
+        }
+        options.imageFormat = f
+      case "--color-space":
+        let text = try value(argument)
+        switch text.lowercased() {
+        case "srgb": options.render.colorSpace = .sRGB
+        case "p3", "display-p3": options.render.colorSpace = .displayP3
+        default: throw usageError("--color-space expects srgb or p3, got '\(text)'")
+        }
+      case "--headroom":
+        let text = try value(argument)
+        guard let h = Float(text), h.isFinite, h >= 1 else {
+          throw usageError("--headroom expects a number at least 1 (1 = SDR white), got '\(text)'")
+        }
+        options.render.headroom = h
+      case "--tone-map":
+        let text = try value(argument)
+        guard let mapper = ToneMapper(rawValue: text.lowercased()) else {
+          let known = ToneMapper.allCases.map(\.rawValue).joined(separator: ", ")
+          throw usageError("--tone-map expects one of \(known), got '\(text)'")
+        }
+        options.render.toneMapper = mapper
+      case "--color":
+        let text = try value(argument)
+        guard let color = Color(parsing: text) else {
+          throw usageError("--color expects #rrggbb, #rrggbbaa or a color name, got '\(text)'")
+        }
+        options.inkColor = color
       case "--png-effort":
         let text = try value(argument)
         guard let n = Int(text), (1...9).contains(n) else {
@@ -150,25 +212,37 @@ enum RenderCommand {
           throw usageError("unknown ink '\(text)' (known: \(known))")
         }
         options.ink = type
-      case "--color":
-        let text = try value(argument)
-        guard let color = Color(parsing: text) else {
-          throw usageError("--color expects #rrggbb, #rrggbbaa or a color name, got '\(text)'")
-        }
-        options.inkColor = color
       case "--width":
         let text = try value(argument)
         guard let w = Float(text), w.isFinite, w > 0 else {
           throw usageError("--width expects a positive number, got '\(text)'")
         }
         options.inkWidth = w
-      case "--from":
+      case "--exposure":
         let text = try value(argument)
-        guard let format = DocumentFormat(name: text) else {
-          let known = DocumentFormat.allCases.map(\.name).joined(separator: ", ")
-          throw usageError("unknown format '\(text)' (known: \(known))")
+        guard let e = Float(text), e.isFinite, e >= 1 else {
+          throw usageError("--exposure expects a linear exposure of at least 1 (1 = SDR), got '\(text)'")
         }
-        options.format = format
+        options.exposure = e
+      case "--max-exposure":
+        let text = try value(argument)
+        guard let e = Float(text), e.isFinite, e >= 1 else {
+          throw usageError("--max-exposure expects a linear exposure of at least 1, got '\(text)'")
+        }
+        options.render.maximumLinearExposure = e
+      case "--appearance":
+        let text = try value(argument)
+        guard let a = Appearance(rawValue: text.lowercased()) else {
+          throw usageError("--appearance expects light or dark, got '\(text)'")
+        }
+        options.render.appearance = a
+      case "--dither":
+        let text = try value(argument)
+        switch text.lowercased() {
+        case "ordered", "on": options.render.dither = true
+        case "none", "off": options.render.dither = false
+        default: throw usageError("--dither expects ordered or none, got '\(text)'")
+        }
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw usageError("unknown option '\(argument)'")
@@ -178,6 +252,13 @@ enum RenderCommand {
       }
     }
     if sawSize && sawScale { throw usageError("--size and --scale cannot be combined") }
+    if options.exposure != nil && options.inkColor == nil {
+      throw usageError("--exposure needs --color (the color to recolor every stroke with)")
+    }
+    if var color = options.inkColor {
+      color.linearExposure = options.exposure ?? 1
+      options.render.inkColor = color
+    }
     return options
   }
 }

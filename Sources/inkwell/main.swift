@@ -13,6 +13,10 @@ let usage = """
     render INPUT -o OUTPUT.png [--size WxH | --scale S] [--region X,Y,W,H]
                  [--background COLOR | transparent] [--threads N] [--max-pixels N]
                  [--png-effort 1-9] [--from FORMAT] [--ink TYPE [--color COLOR] [--width W]]
+                 [--format png8|png16|png-pq|png-hlg|exr|exr-float] (.exr output implies exr)
+                 [--color-space srgb|p3] [--headroom H] [--tone-map clip|reinhard|bt2390]
+                 [--color COLOR [--exposure E]] [--max-exposure E] [--appearance light|dark]
+                 [--dither ordered|none]
     convert INPUT OUTPUT [--from FORMAT] [--to json|binary]
     info DOC [--from FORMAT] [--json]
     inks -o SHEET.png [--scale S] [--scenes DIR]

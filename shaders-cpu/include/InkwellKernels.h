@@ -197,6 +197,96 @@ void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const floa
 ///   Dc' = Sc·(1 − Da) + Dc·(1 − Sa) + Sc·Dc,   Da' = Sa + Da·(1 − Sa).
 void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]);
 
+// ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
+//
+// A resolve takes the planar premultiplied tile (linear light, sRGB primaries, values above 1
+// kept), converts it to the output's primaries with a 3 × 3 matrix, unpremultiplies, tone maps the
+// color to the output's headroom on its largest channel (so channel ratios, and with them hue, are
+// kept), rolls compressed colors toward white by how much they were compressed, applies the
+// output's transfer function and quantizes. Scalar twins: Sources/InkwellRender/Resolve/
+// ResolveReference.swift.
+
+typedef enum {
+  /// Content fits the headroom: nothing changes (a final guard still scales any pixel above the
+  /// headroom down to it, on its largest channel).
+  INKWELL_TONE_NONE = 0,
+  /// Largest channel limited to the headroom; no roll toward white.
+  INKWELL_TONE_CLIP = 1,
+  /// Extended Reinhard above the knee, reaching the headroom exactly at the content's peak.
+  INKWELL_TONE_REINHARD = 2,
+  /// The BT.2390 EETF (Hermite spline in PQ) above its knee.
+  INKWELL_TONE_BT2390 = 3,
+} inkwell_tone_curve;
+
+typedef enum {
+  INKWELL_TRANSFER_SRGB = 0,
+  /// SMPTE ST 2084 / BT.2100 PQ, with 1.0 linear = `sdr_white_nits`.
+  INKWELL_TRANSFER_PQ = 1,
+  /// BT.2100 HLG with the reference OOTF for a display of `hlg_peak_nits` (γ = 1.2 at 1000 nits).
+  INKWELL_TRANSFER_HLG = 2,
+  /// No transfer: linear light.
+  INKWELL_TRANSFER_LINEAR = 3,
+} inkwell_transfer;
+
+/// Everything a resolve needs, precomputed once per render (see ToneMapping.swift).
+typedef struct {
+  /// Linear sRGB primaries → output primaries, row-major.
+  float matrix[9];
+  int curve;   // inkwell_tone_curve
+  float peak;  // E: content peak, linear (1 = SDR white)
+  float headroom; // H: output peak, linear
+  float knee;  // largest channels at or below this pass through unchanged
+  /// Reinhard: white point of the normalized curve, W = (E − knee) / (H − knee).
+  float reinhard_white;
+  /// BT.2390, normalized to the source peak in PQ: knee start, target peak, spline tangent scale,
+  /// and PQ code of the source peak (absolute).
+  float eetf_knee, eetf_target, eetf_tangent, eetf_source_pq;
+  /// How far a compressed color rolls toward white: t = path_to_white · (1 − m'/m).
+  float path_to_white;
+  int transfer;  // inkwell_transfer
+  float sdr_white_nits; // PQ and HLG: nits of linear 1.0 (203, BT.2408)
+  float hlg_peak_nits;  // HLG nominal peak (1000)
+  /// Luminance weights of the output primaries (HLG's OOTF).
+  float luma[3];
+} inkwell_resolve_params;
+
+/// Tone maps one unpremultiplied linear color (output primaries) in place.
+void inkwell_tone_map(const inkwell_resolve_params *params, float rgb[3]);
+
+/// The output transfer function: linear (1 = SDR white) → signal 0…1 (sRGB, PQ, HLG) or linear.
+/// HLG takes all three channels (its OOTF mixes them).
+void inkwell_transfer_encode(const inkwell_resolve_params *params, float rgb[3]);
+
+/// The inverse of `inkwell_transfer_encode`: signal → linear (1 = SDR white).
+void inkwell_transfer_decode(const inkwell_resolve_params *params, float rgb[3]);
+
+/// Resolves `width` × `height` pixels of a planar tile to straight-alpha RGBA float, tone mapped
+/// and in the output primaries, still linear (no transfer); rows `out_stride` floats apart.
+void inkwell_resolve_f32(const float *tile, int width, int height,
+                         const inkwell_resolve_params *params, float *out, intptr_t out_stride);
+
+/// Like `inkwell_resolve_f32`, but premultiplied (for OpenEXR).
+void inkwell_resolve_premultiplied_f32(const float *tile, int width, int height,
+                                       const inkwell_resolve_params *params, float *out,
+                                       intptr_t out_stride);
+
+/// Resolves to straight-alpha RGBA 16-bit samples through the transfer function: each signal
+/// clamped to 0…1 and rounded to the nearest of 65 535 steps; rows `out_stride` samples apart.
+void inkwell_resolve_u16(const float *tile, int width, int height,
+                         const inkwell_resolve_params *params, uint16_t *out, intptr_t out_stride);
+
+/// Resolves to straight-alpha RGBA 8-bit samples through the transfer function. With `dither`
+/// nonzero, an 8 × 8 ordered (Bayer) threshold taken from the pixel's position on the canvas
+/// (`origin_x` + x, `origin_y` + y) replaces the rounding offset 0.5, so a smooth ramp becomes a
+/// fine pattern of neighboring codes instead of bands; signals that are exact codes do not move.
+/// Alpha is rounded, never dithered.
+void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, int origin_y,
+                        int dither, const inkwell_resolve_params *params, uint8_t *out,
+                        intptr_t out_stride);
+
+/// The ordered-dither offset at canvas position (x, y): (rank + 0.5) / 64, in (0, 1).
+float inkwell_dither_offset(int x, int y);
+
 #ifdef __cplusplus
 }
 #endif

@@ -81,6 +81,12 @@ typedef struct inkwell_png_encode_options {
   int compression_level; /* zlib level, 0 (store) ... 9 (smallest) */
   inkwell_png_filter filter;
   int write_srgb_chunk; /* nonzero: write sRGB, perceptual intent */
+  /* Ancillary chunks written after the header (and sRGB) and before the
+   * image data, back to back: 4-byte type, 4-byte big-endian data length,
+   * data. NULL / 0 for none. Read only while the encoder begins. Used for
+   * cICP, mDCV and cLLI, which libpng 1.6.39 has no API for. */
+  const uint8_t *extra_chunks;
+  size_t extra_chunks_size;
 } inkwell_png_encode_options;
 
 /* Receives encoded bytes in order. Returns 0 on success, nonzero to stop

@@ -54,12 +54,13 @@ public struct LinearColor: Hashable, Sendable {
     self.alpha = alpha
   }
 
-  /// The sRGB-encoded, straight-alpha `color`, decoded to linear light and premultiplied, with its
-  /// alpha multiplied by `opacity` (capped at 1).
+  /// The straight-alpha `color`, decoded to linear light in the sRGB primaries (the working
+  /// space), its linear exposure applied (values above 1 kept) and premultiplied, with its alpha
+  /// multiplied by `opacity` (capped at 1).
   public init(_ color: Color, opacity: Float = 1) {
     let a = Swift.min(Swift.max(color.alpha * opacity, 0), 1)
-    func channel(_ v: Float) -> Float { SRGBTransfer.linear(fromEncoded: Swift.min(Swift.max(v, 0), 1)) * a }
-    self.init(red: channel(color.red), green: channel(color.green), blue: channel(color.blue), alpha: a)
+    let c = color.linearComponents(in: .sRGB)
+    self.init(red: c.red * a, green: c.green * a, blue: c.blue * a, alpha: a)
   }
 
   public static let clear = LinearColor(red: 0, green: 0, blue: 0, alpha: 0)
