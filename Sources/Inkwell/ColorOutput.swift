@@ -136,6 +136,7 @@ struct RenderScene {
   let height: Int
 
   init(document: Document, options: RenderOptions, viewport: Viewport, inks: InkCatalog = .standard) {
+    let options = document.cappingExposure(options)
     self.options = options
     let drawing = options.adjustingColors(of: document.drawing)
     let backgroundColor = options.effectiveBackground
@@ -303,5 +304,17 @@ extension ToneMapping {
   /// The headroom, or 10 000 nits' worth when unbounded.
   var effectiveHeadroomForMetadata: Float {
     headroom.isFinite && headroom >= 1 ? Swift.min(headroom, 10000 / sdrWhiteNits) : 10000 / sdrWhiteNits
+  }
+}
+
+extension Document {
+  /// `options` with the document's own exposure limit applied: its feature set's
+  /// `colorMaximumLinearExposure` caps what its inks may use, together with any cap the options
+  /// already set (the lower wins). The stored value is unchanged.
+  public func cappingExposure(_ options: RenderOptions) -> RenderOptions {
+    var options = options
+    let documentCap = markup.featureSet.colorMaximumLinearExposure
+    options.maximumLinearExposure = Swift.min(options.maximumLinearExposure ?? documentCap, documentCap)
+    return options
   }
 }

@@ -194,6 +194,7 @@ extension Document {
     do {
       guard options.threads >= 1 else { throw RenderError.invalidThreadCount(options.threads) }
       let viewport = try viewport(for: options)
+      let options = cappingExposure(options)
       let drawing = options.adjustingColors(of: self.drawing)
       let backgroundColor = options.effectiveBackground
       let settings = RenderScene.settings(

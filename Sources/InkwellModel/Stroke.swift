@@ -79,32 +79,10 @@ public struct Stroke: Hashable, Sendable {
   /// has one, then transformed. `nil` for a stroke without points or whose clip hides it all.
   public var renderBounds: Rect? {
     guard !path.isEmpty else { return nil }
-    var minX = Float.infinity
-    var minY = Float.infinity
-    var maxX = -Float.infinity
-    var maxY = -Float.infinity
+    guard let curve = path.curveBounds else { return nil }
+    var (minX, minY, maxX, maxY) = (curve.minX, curve.minY, curve.maxX, curve.maxY)
     var radius: Float = 0
-    let points = path.controlPoints
-    for (i, p) in points.enumerated() {
-      var xs = [p.location.x]
-      var ys = [p.location.y]
-      // Reflected phantom points at either end widen the hull slightly.
-      if i == 0, points.count > 1 {
-        xs.append(2 * p.location.x - points[1].location.x)
-        ys.append(2 * p.location.y - points[1].location.y)
-      }
-      if i == points.count - 1, points.count > 1 {
-        xs.append(2 * p.location.x - points[i - 1].location.x)
-        ys.append(2 * p.location.y - points[i - 1].location.y)
-      }
-      for x in xs where x.isFinite {
-        minX = Swift.min(minX, x)
-        maxX = Swift.max(maxX, x)
-      }
-      for y in ys where y.isFinite {
-        minY = Swift.min(minY, y)
-        maxY = Swift.max(maxY, y)
-      }
+    for p in path.controlPoints {
       let r = Swift.max(p.size.width, p.size.height, ink.width) / 2
       if r.isFinite { radius = Swift.max(radius, r) }
     }

@@ -117,6 +117,64 @@ public struct StrokePath: Hashable, Sendable {
     return ParameterTable(path: self, stride: .distance(1))!.values.last!
   }
 
+  /// The exact bounds of the curve's locations (not of its control points): each segment's
+  /// cubic is bounded by its ends and the zeros of its derivative. `nil` for an empty path or one
+  /// with non-finite locations.
+  public var curveBounds: Rect? {
+    guard !controlPoints.isEmpty else { return nil }
+    var minX = Float.infinity
+    var minY = Float.infinity
+    var maxX = -Float.infinity
+    var maxY = -Float.infinity
+    func include(_ p: Point) {
+      minX = Swift.min(minX, p.x)
+      maxX = Swift.max(maxX, p.x)
+      minY = Swift.min(minY, p.y)
+      maxY = Swift.max(maxY, p.y)
+    }
+    let n = controlPoints.count
+    if n == 1 {
+      include(controlPoints[0].location)
+    } else {
+      for i in 0..<(n - 1) {
+        let (p0, p1, p2, p3) = (
+          phantomLocation(i - 1), controlPoints[i].location, controlPoints[i + 1].location,
+          phantomLocation(i + 2)
+        )
+        include(interpolatedLocation(at: Float(i)))
+        include(interpolatedLocation(at: Float(i + 1)))
+        // d/du of the uniform cubic B-spline: a·u² + b·u + c per coordinate.
+        for axis in 0..<2 {
+          let v0 = axis == 0 ? p0.x : p0.y
+          let v1 = axis == 0 ? p1.x : p1.y
+          let v2 = axis == 0 ? p2.x : p2.y
+          let v3 = axis == 0 ? p3.x : p3.y
+          let a = (-v0 + 3 * v1 - 3 * v2 + v3) / 2
+          let b = v0 - 2 * v1 + v2
+          let c = (v2 - v0) / 2
+          for u in Self.roots(a, b, c) where u > 0 && u < 1 {
+            include(interpolatedLocation(at: Float(i) + u))
+          }
+        }
+      }
+    }
+    guard minX <= maxX, minY <= maxY, minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite else {
+      return nil
+    }
+    return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+  }
+
+  /// Real roots of a·u² + b·u + c (of b·u + c when a is 0).
+  static func roots(_ a: Float, _ b: Float, _ c: Float) -> [Float] {
+    if abs(a) < 1e-12 {
+      return abs(b) < 1e-12 ? [] : [-c / b]
+    }
+    let d = b * b - 4 * a * c
+    guard d >= 0 else { return [] }
+    let s = d.squareRoot()
+    return [(-b - s) / (2 * a), (-b + s) / (2 * a)]
+  }
+
   // MARK: Internals
 
   private func clampedRange(_ range: ClosedRange<Float>?) -> ClosedRange<Float> {

@@ -80,6 +80,12 @@ enum InfoCommand {
         member("inks", names(inks.map(\.rawValue))),
         member("requiredContentVersion", integer(document.requiredContentVersion)),
         member("featureSet", set == .latest ? JSONValue(.string("latest")) : featureSet),
+        // The document's exposure limit, and the brightest ink exposure stored (renders cap the
+        // second at the first).
+        member("colorMaximumLinearExposure", number(set.colorMaximumLinearExposure)),
+        member(
+          "inkMaximumLinearExposure",
+          number(strokes.map(\.ink.color.linearExposure).max() ?? 1)),
         member("thumbnailBytes", integer(document.thumbnailPNG?.count ?? 0)),
       ]))
   }

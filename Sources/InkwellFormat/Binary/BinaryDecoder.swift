@@ -229,14 +229,24 @@ struct BinaryDecoder {
     }
     let width = try r.f32("ink width", atLeast: 0)
     let inkFields = try fields(&r, reserved: NativeKeys.ink, what: path() + ".ink")
-    let ink = Ink(
+    var ink = Ink(
       type: type,
       color: Color(red: components[0], green: components[1], blue: components[2], alpha: components[3]),
       width: width, unknownFields: inkFields)
     let flagsOffset = r.index
     let flags = try r.u8()
-    guard flags & ~0x0F == 0 else {
+    guard flags & ~0x1F == 0 else {
       throw r.error(.invalidBinary("unknown stroke flags \(flags)"), at: flagsOffset, path: path())
+    }
+    if flags & 16 != 0 {
+      let spaceOffset = r.index
+      let space = Int(try r.u8())
+      guard space < ColorSpace.allCases.count else {
+        throw r.error(
+          .invalidBinary("unknown color space \(space)"), at: spaceOffset, path: path() + ".ink.colorSpace")
+      }
+      ink.color.colorSpace = ColorSpace.allCases[space]
+      ink.color.linearExposure = try r.f32("ink exposure", atLeast: 1)
     }
     var transform = AffineTransform.identity
     if flags & 1 != 0 {

@@ -86,7 +86,13 @@ enum BinaryEncoder {
     if stroke.randomSeed != 0 { flags |= 2 }
     if stroke.path.creationDate != nil { flags |= 4 }
     if stroke.mask != nil { flags |= 8 }
+    let hdr = ink.color.colorSpace != .sRGB || ink.color.linearExposure != 1
+    if hdr { flags |= 16 }
     w.u8(flags)
+    if hdr {
+      w.u8(UInt8(ColorSpace.allCases.firstIndex(of: ink.color.colorSpace) ?? 0))
+      w.f32(ink.color.linearExposure)
+    }
     let t = stroke.transform
     if flags & 1 != 0 { for v in [t.a, t.b, t.c, t.d, t.tx, t.ty] { w.f32(v) } }
     if flags & 2 != 0 { w.u32(stroke.randomSeed) }

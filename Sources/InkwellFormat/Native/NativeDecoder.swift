@@ -274,7 +274,21 @@ struct NativeDecoder {
     guard let type = InkType(rawValue: typeName) else {
       throw failure(.unknownInkType(typeName), path + ".type", typeValue)
     }
-    let color = try self.color(try members.required("color"), path: path + ".color")
+    var color = try self.color(try members.required("color"), path: path + ".color")
+    if let v = members.optional("colorSpace") {
+      let name = try string(v, path: path + ".colorSpace")
+      guard let space = ColorSpace(rawValue: name) else {
+        throw failure(.unknownName(name, known: ColorSpace.allCases.map(\.rawValue)), path + ".colorSpace", v)
+      }
+      color.colorSpace = space
+    }
+    if let v = members.optional("exposure") {
+      let exposure = try float(v, path: path + ".exposure")
+      guard exposure >= 1 else {
+        throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 1"), path + ".exposure", v)
+      }
+      color.linearExposure = exposure
+    }
     var width: Float?
     if let v = members.optional("width") {
       width = try float(v, path: path + ".width")

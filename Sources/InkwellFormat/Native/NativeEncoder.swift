@@ -106,8 +106,16 @@ enum NativeEncoder {
     var inkMembers: [JSONMember] = [
       member("type", .string(ink.type.rawValue)),
       member("color", try color(ink.color, path: path + ".ink.color")),
-      member("width", try number(ink.width, path: path + ".ink.width")),
     ]
+    // Written only when not the defaults (sRGB, exposure 1), so SDR documents keep their bytes.
+    if ink.color.colorSpace != .sRGB {
+      inkMembers.append(member("colorSpace", .string(ink.color.colorSpace.rawValue)))
+    }
+    if ink.color.linearExposure != 1 {
+      inkMembers.append(
+        member("exposure", try number(ink.color.linearExposure, path: path + ".ink.exposure")))
+    }
+    inkMembers.append(member("width", try number(ink.width, path: path + ".ink.width")))
     try append(ink.unknownFields, reserved: NativeKeys.ink, to: &inkMembers, path: path + ".ink")
     var members: [JSONMember] = [member("ink", .object(inkMembers))]
     let t = stroke.transform

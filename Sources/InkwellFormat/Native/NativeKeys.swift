@@ -13,7 +13,7 @@ enum NativeKeys {
   static let stroke: Set<String> = [
     "ink", "transform", "randomSeed", "creationDate", "mask", "fields", "points",
   ]
-  static let ink: Set<String> = ["type", "color", "width"]
+  static let ink: Set<String> = ["type", "color", "colorSpace", "exposure", "width"]
   static let mask: Set<String> = ["clip", "fillRule", "erasures"]
 }
 
