@@ -308,9 +308,11 @@ inkwell_png_status inkwell_png_encoder_write_rows(inkwell_png_encoder *encoder, 
   return INKWELL_PNG_OK;
 }
 
-inkwell_png_status inkwell_png_encoder_finish(inkwell_png_encoder *encoder, uint8_t **out_bytes,
-                                              size_t *out_size, char *message,
-                                              size_t message_capacity) {
+/* Ends the file and frees the encoder, whether or not it succeeds: after rows (write_end
+ * checks that every row arrived) or after pre-deflated image data (pre_deflated: IEND alone). */
+static inkwell_png_status encoder_end(inkwell_png_encoder *encoder, bool pre_deflated,
+                                      uint8_t **out_bytes, size_t *out_size, char *message,
+                                      size_t message_capacity) {
   if (out_bytes != NULL) *out_bytes = NULL;
   if (out_size != NULL) *out_size = 0;
   if (encoder == NULL) {
@@ -322,7 +324,7 @@ inkwell_png_status inkwell_png_encoder_finish(inkwell_png_encoder *encoder, uint
     encoder_destroy(encoder);
     return status;
   }
-  if (encoder->rows_written < encoder->height) {
+  if (!pre_deflated && encoder->rows_written < encoder->height) {
     char text[FAILURE_MESSAGE_CAPACITY];
     snprintf(text, sizeof text, "only %u of %u rows were written", encoder->rows_written,
              encoder->height);
@@ -336,7 +338,12 @@ inkwell_png_status inkwell_png_encoder_finish(inkwell_png_encoder *encoder, uint
     encoder_destroy(encoder);
     return status;
   }
-  png_write_end(encoder->png, NULL);
+  if (pre_deflated) {
+    static const png_byte iend[5] = {'I', 'E', 'N', 'D', '\0'};
+    png_write_chunk(encoder->png, iend, NULL, 0);
+  } else {
+    png_write_end(encoder->png, NULL);
+  }
 
   if (encoder->write == NULL && out_bytes != NULL && out_size != NULL) {
     *out_bytes = encoder->memory;
@@ -345,6 +352,12 @@ inkwell_png_status inkwell_png_encoder_finish(inkwell_png_encoder *encoder, uint
   }
   encoder_destroy(encoder);
   return INKWELL_PNG_OK;
+}
+
+inkwell_png_status inkwell_png_encoder_finish(inkwell_png_encoder *encoder, uint8_t **out_bytes,
+                                              size_t *out_size, char *message,
+                                              size_t message_capacity) {
+  return encoder_end(encoder, false, out_bytes, out_size, message, message_capacity);
 }
 
 void inkwell_png_encoder_abort(inkwell_png_encoder *encoder) {
@@ -581,30 +594,5 @@ inkwell_png_status inkwell_png_encoder_write_idat(inkwell_png_encoder *encoder, 
 inkwell_png_status inkwell_png_encoder_finish_idat(inkwell_png_encoder *encoder, uint8_t **out_bytes,
                                                    size_t *out_size, char *message,
                                                    size_t message_capacity) {
-  if (out_bytes != NULL) *out_bytes = NULL;
-  if (out_size != NULL) *out_size = 0;
-  if (encoder == NULL) {
-    return report(message, message_capacity, INKWELL_PNG_INVALID_ARGUMENT, "no encoder given");
-  }
-  if (encoder->failed) {
-    inkwell_png_status status = encoder->failure.status;
-    copy_message(message, message_capacity, encoder->failure.message);
-    encoder_destroy(encoder);
-    return status;
-  }
-  if (setjmp(png_jmpbuf(encoder->png))) {
-    inkwell_png_status status = encoder->failure.status;
-    copy_message(message, message_capacity, encoder->failure.message);
-    encoder_destroy(encoder);
-    return status;
-  }
-  static const png_byte iend[5] = {'I', 'E', 'N', 'D', '\0'};
-  png_write_chunk(encoder->png, iend, NULL, 0);
-  if (encoder->write == NULL && out_bytes != NULL && out_size != NULL) {
-    *out_bytes = encoder->memory;
-    *out_size = encoder->memory_size;
-    encoder->memory = NULL;
-  }
-  encoder_destroy(encoder);
-  return INKWELL_PNG_OK;
+  return encoder_end(encoder, true, out_bytes, out_size, message, message_capacity);
 }
