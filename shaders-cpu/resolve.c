@@ -7,6 +7,7 @@
 #include "InkwellKernels.h"
 
 #include <math.h>
+#include <pthread.h>
 
 #pragma clang fp contract(off)
 
@@ -260,9 +261,68 @@ float inkwell_dither_offset(int x, int y) {
   return ((float)BAYER8[(y & 7) * 8 + (x & 7)] + 0.5f) / 64.0f;
 }
 
+// 8-bit sRGB without evaluating the transfer function per pixel: the code of an encoded value e
+// with dither offset o is floor(255·e + o), which equals the number of codes j ≥ 1 whose start,
+// decoded to linear light, lin((j − o)/255), is at or below the linear value. One table of 255
+// starts per dither offset (the 64 offsets (k + ½)/64, and ½ for plain rounding), computed once
+// in double precision; a branch-free binary search then replaces two powf calls a channel.
+static float srgb_code_starts[65][256];
+static pthread_once_t srgb_code_starts_once = PTHREAD_ONCE_INIT;
+
+static void build_srgb_code_starts(void) {
+  for (int k = 0; k <= 64; k++) {
+    double offset = k < 64 ? ((double)k + 0.5) / 64.0 : 0.5;
+    srgb_code_starts[k][0] = -1.0f;
+    for (int j = 1; j < 256; j++) {
+      double e = ((double)j - offset) / 255.0;
+      double linear = e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4);
+      srgb_code_starts[k][j] = (float)linear;
+    }
+  }
+}
+
+float inkwell_srgb_code_start(int row, int code) {
+  pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
+  return (row >= 0 && row <= 64 && code >= 0 && code <= 255) ? srgb_code_starts[row][code] : 0.0f;
+}
+
+// The code for dither row `starts` from the plain-rounding code k0 of the same value: rounding
+// with an offset o in (0, 1) instead of ½ moves a code by at most one, so two compares against the
+// row's starts settle it exactly. Needs starts[256] (never reached: v below starts[k0 + 2]).
+static inline uint8_t dithered_code(const float *starts, int k0, float v) {
+  int lo = k0 > 0 ? k0 - 1 : 0;
+  int code = lo;
+  if (lo + 1 <= 255 && v >= starts[lo + 1]) code++;
+  if (lo + 2 <= 255 && v >= starts[lo + 2]) code++;
+  return (uint8_t)code;
+}
+
 void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, int origin_y,
                         int dither, const inkwell_resolve_params *params, uint8_t *out,
                         intptr_t out_stride) {
+  if (params->transfer == INKWELL_TRANSFER_SRGB) {
+    // sRGB: the plain codes of a whole row come from the vector encoder (an exact threshold
+    // lookup); the dither then adjusts each by at most one.
+    pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
+    float linear[3 * T];
+    float alpha[T];
+    uint8_t plain[3 * T];
+    for (int y = 0; y < height; y++) {
+      for (int x = 0; x < width; x++) alpha[x] = resolve_pixel(tile, x * T + y, params, linear + 3 * x);
+      inkwell_encode_srgb8(linear, plain, (size_t)(3 * width));
+      uint8_t *o = out + y * out_stride;
+      for (int x = 0; x < width; x++) {
+        if (dither) {
+          const float *starts = srgb_code_starts[BAYER8[((origin_y + y) & 7) * 8 + ((origin_x + x) & 7)]];
+          for (int c = 0; c < 3; c++) o[4 * x + c] = dithered_code(starts, plain[3 * x + c], linear[3 * x + c]);
+        } else {
+          for (int c = 0; c < 3; c++) o[4 * x + c] = plain[3 * x + c];
+        }
+        o[4 * x + 3] = (uint8_t)(int)(alpha[x] * 255.0f + 0.5f);
+      }
+    }
+    return;
+  }
   for (int y = 0; y < height; y++) {
     uint8_t *o = out + y * out_stride;
     for (int x = 0; x < width; x++) {

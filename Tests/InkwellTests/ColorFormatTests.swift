@@ -1,4 +1,5 @@
 import Inkwell
+import InkwellKernels
 import Testing
 
 @Suite("HDR colors in documents")
@@ -14,7 +15,9 @@ struct ColorFormatTests {
     var featureSet = FeatureSet.latest
     featureSet.colorMaximumLinearExposure = cap
     return Document(
-      markup: Markup(bounds: Rect(x: 0, y: 0, width: 100, height: 50), featureSet: featureSet, drawing: Drawing(strokes: [stroke])))
+      markup: Markup(
+        bounds: Rect(x: 0, y: 0, width: 100, height: 50), featureSet: featureSet,
+        drawing: Drawing(strokes: [stroke])))
   }
 
   static let cases: [(Float, ColorSpace)] = [(1, .sRGB), (4, .displayP3), (2.5, .bt2020)]
@@ -33,14 +36,16 @@ struct ColorFormatTests {
 
   @Test("an SDR ink writes no exposure or color space keys")
   func sdrStaysCompact() throws {
-    let json = String(decoding: try NativeFormat.encode(Self.document(exposure: 1, space: .sRGB)), as: UTF8.self)
+    let json = String(
+      decoding: try NativeFormat.encode(Self.document(exposure: 1, space: .sRGB)), as: UTF8.self)
     #expect(!json.contains("exposure\""))
     #expect(!json.contains("colorSpace"))
   }
 
   @Test("an exposure below 1 is refused")
   func belowOne() {
-    let text = ##"{"format": "inkwell", "version": 1, "drawing": {"strokes": [{"ink": {"type": "pen", "color": "#ff0000", "exposure": 0.5}, "fields": ["x", "y"], "points": [[1, 2]]}]}}"##
+    let text =
+      ##"{"format": "inkwell", "version": 1, "drawing": {"strokes": [{"ink": {"type": "pen", "color": "#ff0000", "exposure": 0.5}, "fields": ["x", "y"], "points": [[1, 2]]}]}}"##
     #expect(throws: DocumentError.self) { try NativeFormat.decode(Array(text.utf8)) }
   }
 
@@ -52,5 +57,23 @@ struct ColorFormatTests {
     let bright = try Self.document(exposure: 4, space: .sRGB, cap: 8).render(options)
     #expect(capped == sdr)
     #expect(bright != sdr)
+  }
+}
+
+@Suite("Tabled 8-bit sRGB resolve")
+struct SRGBCodeStartTests {
+  @Test("the C and Swift code-start tables are the same")
+  func tablesMatch() {
+    for row in 0...64 {
+      for code in 1...255 {
+        #expect(
+          inkwell_srgb_code_start(Int32(row), Int32(code)) == ResolveReference.srgbCodeStarts[row][code])
+      }
+    }
+  }
+
+  @Test("plain rounding through the table is the exact threshold resolve")
+  func plainRowIsExact() {
+    #expect(Array(ResolveReference.srgbCodeStarts[64][1...]) == Array(KernelReference.srgbThresholds[1...]))
   }
 }

@@ -280,6 +280,10 @@ void inkwell_resolve_u16(const float *tile, int width, int height,
 /// (`origin_x` + x, `origin_y` + y) replaces the rounding offset 0.5, so a smooth ramp becomes a
 /// fine pattern of neighboring codes instead of bands; signals that are exact codes do not move.
 /// Alpha is rounded, never dithered.
+/// Where 8-bit sRGB code `code` begins, in linear light, for dither row `row` (0…63: the offset
+/// (row + ½)/64 of the ordered dither; 64: plain rounding). For tests of the Swift twin.
+float inkwell_srgb_code_start(int row, int code);
+
 void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, int origin_y,
                         int dither, const inkwell_resolve_params *params, uint8_t *out,
                         intptr_t out_stride);

@@ -120,6 +120,26 @@ public struct TileRasterizer: Sendable {
     }
   }
 
+  /// Like `renderTiles`, but a tile that no primitive touches is handed to `sink` as `nil`
+  /// without being composited: it is the background everywhere.
+  public func renderTilesSkippingEmpty(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
+  ) {
+    forEachTile(
+      bins, primitives: primitives, background: background, threads: threads, skipEmpty: true, sink: sink)
+  }
+
+  /// A tile filled with `color`, as the compositor would leave an untouched tile: for resolving
+  /// once what every empty tile resolves to.
+  public func backgroundTile(_ color: LinearColor) -> [Float] {
+    let scratch = TileScratch()
+    defer { scratch.deallocate() }
+    var components = [color.red + 0, color.green + 0, color.blue + 0, color.alpha + 0]
+    kernels.fillTile(scratch.tile, &components)
+    return Array(UnsafeBufferPointer(start: scratch.tile, count: TileScratch.pixelCount * 4))
+  }
+
   /// The 8-bit pixel, as stored in memory, of a tile filled with `color`.
   private func resolvedPixel(_ color: LinearColor) -> UInt32 {
     let scratch = TileScratch()

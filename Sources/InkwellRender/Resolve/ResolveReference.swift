@@ -228,18 +228,50 @@ public enum ResolveReference {
       }
     },
     resolveU8: { tile, w, h, ox, oy, dither, p, out, stride in
+      let tabled = p.transfer == Int32(INKWELL_TRANSFER_SRGB.rawValue)
       for y in 0..<h {
         for x in 0..<w {
           var (rgb, alpha) = resolvePixel(tile, x * side + y, p)
+          let o = out + y * stride + 4 * x
+          if tabled {
+            let row = Int(bayer8[((oy + y) & 7) * 8 + ((ox + x) & 7)])
+            func q(_ v: Float) -> UInt8 {
+              let plain = KernelReference.srgb8(fromLinear: v)
+              return dither ? ditheredCode(row: row, plain: plain, v) : plain
+            }
+            (o[0], o[1], o[2], o[3]) = (q(rgb.0), q(rgb.1), q(rgb.2), UInt8(Int(alpha * 255 + 0.5)))
+            continue
+          }
           transferEncode(p, &rgb)
           let offset = dither ? ditherOffset(x: ox + x, y: oy + y) : 0.5
           func q(_ c: Float) -> UInt8 {
             let v = clamp(c, 0, 1) * 255 + offset
             return UInt8(Int(v < 255 ? v : 255))
           }
-          let o = out + y * stride + 4 * x
           (o[0], o[1], o[2], o[3]) = (q(rgb.0), q(rgb.1), q(rgb.2), UInt8(Int(alpha * 255 + 0.5)))
         }
       }
     })
+
+  /// Where each 8-bit sRGB code begins in linear light, per dither row (see resolve.c): rows 0…63
+  /// for the ordered dither's offsets (row + ½)/64, row 64 for plain rounding.
+  public static let srgbCodeStarts: [[Float]] = (0...64).map { row in
+    let offset = row < 64 ? (Double(row) + 0.5) / 64 : 0.5
+    return [-1]
+      + (1...255).map { j in
+        let e = (Double(j) - offset) / 255
+        return Float(e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4))
+      }
+  }
+
+  /// The code for dither row `row` from the plain-rounding code of the same value (see
+  /// resolve.c): at most one away, settled by two compares.
+  static func ditheredCode(row: Int, plain: UInt8, _ v: Float) -> UInt8 {
+    let starts = srgbCodeStarts[row]
+    let lo = plain > 0 ? Int(plain) - 1 : 0
+    var code = lo
+    if lo + 1 <= 255 && v >= starts[lo + 1] { code += 1 }
+    if lo + 2 <= 255 && v >= starts[lo + 2] { code += 1 }
+    return UInt8(code)
+  }
 }

@@ -102,12 +102,30 @@ extension TileRasterizer {
     let grid = bins.grid
     let params = settings.kernelParameters
     var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
+    // Every empty tile resolves to the same pixels (tiles are 32-aligned, the dither repeats
+    // every 8): resolve one background tile once and copy it.
+    let size = TileGrid.tileSize
+    var empty = [UInt8](repeating: 0, count: size * size * 4)
+    backgroundTile(background).withUnsafeBufferPointer { tile in
+      resolve.resolveU8(tile.baseAddress!, size, size, 0, 0, dither, params, &empty, size * 4)
+    }
+    let emptyTile = empty
     pixels.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let output = ResolveOutput(base: base)
       let kernel = resolve.resolveU8
-      renderTiles(bins, primitives: primitives, background: background, threads: threads) { col, row, tile in
+      renderTilesSkippingEmpty(bins, primitives: primitives, background: background, threads: threads) {
+        col, row, tile in
         let r = TileRect(col: col, row: row, grid: grid)
+        guard let tile else {
+          emptyTile.withUnsafeBufferPointer { source in
+            for y in 0..<r.h {
+              let destination = output.base + ((r.y0 + y) * grid.width + r.x0) * 4
+              destination.update(from: source.baseAddress! + y * size * 4, count: r.w * 4)
+            }
+          }
+          return
+        }
         // The dither pattern follows the canvas row, so a band of a larger canvas dithers as the
         // whole canvas would.
         kernel(
