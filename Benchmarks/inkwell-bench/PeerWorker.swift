@@ -78,7 +78,7 @@ final class PeerWorker {
       return 0
     }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") where line.hasPrefix("VmHWM:") {
-      return Int(line.dropFirst(6).split(separator: " ").first ?? "") ?? 0
+      return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
     }
     return 0
   }

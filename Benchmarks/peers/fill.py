@@ -17,6 +17,10 @@ prints one JSON object: each engine's median, min and max milliseconds over N ru
 warm-up (engines interleaved run by run), or why it is unavailable. With --png-dir it writes each
 engine's first document as DIR/ENGINE.png (8-bit sRGB RGBA) for a pixel comparison.
 
+Pixel comparison (decodes with skia-python):
+    fill.py --compare A.png B.png
+prints, over RGB, the largest difference, the mean, and how many pixels differ by more than 2 and 16.
+
 Worker (what inkwell-bench uses, so its runs interleave with Inkwell's):
     fill.py --serve ENGINE FILE
 prints "ready" (or "unavailable: WHY") once its paths are built, then answers each line it reads:
@@ -376,9 +380,27 @@ def standalone(arguments):
     print(json.dumps(report, indent=2))
 
 
+def compare(first, second):
+    import skia
+
+    def load(path):
+        image = skia.Image.open(path)
+        return image.toarray(colorType=skia.kRGBA_8888_ColorType)[..., :3].astype(int)
+
+    a, b = load(first), load(second)
+    if a.shape != b.shape:
+        sys.exit(f"fill.py: sizes differ: {a.shape[1]}x{a.shape[0]} and {b.shape[1]}x{b.shape[0]}")
+    difference = abs(a - b).max(axis=2)
+    print(json.dumps({"a": first, "b": second, "max": int(difference.max()),
+                      "mean": round(float(difference.mean()), 4), "pixels": int(difference.size),
+                      "over_2": int((difference > 2).sum()), "over_16": int((difference > 16).sum())}))
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--serve":
         serve(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--compare":
+        compare(sys.argv[2], sys.argv[3])
     else:
         standalone(sys.argv[1:])
 
