@@ -262,10 +262,14 @@ enum Comparison {
 
     var workers: [PeerWorker] = []
     if let python = settings.python {
-      for engine in peerEngines {
-        log("comparison \(scene.name): starting \(engine)")
-        let worker = PeerWorker(
-          engine: engine, python: python, script: settings.script, polygonFile: polygonPath)
+      // All workers build their paths at once; then each is waited for in turn.
+      log("comparison \(scene.name): starting \(peerEngines.joined(separator: ", "))")
+      let started = peerEngines.map {
+        PeerWorker(engine: $0, python: python, script: settings.script, polygonFile: polygonPath)
+      }
+      for worker in started {
+        worker.waitUntilReady()
+        let engine = worker.engine
         var row = ComparisonRow(scene: scene.name, engine: engine, mode: "fill", stage: "fill", threads: 1)
         if worker.isReady {
           row.note = worker.version

@@ -20,7 +20,8 @@ final class PeerWorker {
   private var fromChild: Int32 = -1
   private var pending: [UInt8] = []
 
-  /// Starts `python script --serve engine file` and waits until it has built its paths.
+  /// Starts `python script --serve engine file`; `waitUntilReady` then waits while it builds its
+  /// paths (so several workers can build theirs at the same time).
   init(engine: String, python: String, script: String, polygonFile: String) {
     self.engine = engine
     var input: [Int32] = [-1, -1]
@@ -48,6 +49,11 @@ final class PeerWorker {
       process = 0
       return
     }
+  }
+
+  /// Waits for the worker's first line: "ready VERSION" or "unavailable: WHY".
+  func waitUntilReady() {
+    guard problem == nil, version.isEmpty else { return }
     guard let line = readLine() else {
       problem = "the worker exited before it was ready"
       return

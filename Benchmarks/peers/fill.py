@@ -178,6 +178,10 @@ class Skia:
         else:
             info = skia.ImageInfo.MakeN32Premul(scene.out_width, scene.out_height, skia.ColorSpace.MakeSRGB())
         self.surfaces = [skia.Surface.MakeRaster(info) for _ in scene.documents]
+        if any(surface is None for surface in self.surfaces):
+            # Skia refuses raster surfaces of 2 GiB and more (16384 x 16384 in F16 is exactly 2 GiB).
+            raise MemoryError(f"Skia cannot make a {scene.out_width}x{scene.out_height} "
+                              f"{'F16' if linear else 'N32'} raster surface")
         srgb = skia.ColorSpace.MakeSRGB()
         self.documents = []
         for polygons in scene.documents:
