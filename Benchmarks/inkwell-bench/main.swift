@@ -86,7 +86,8 @@ if options.quick && options.sceneFilters.isEmpty {
 } else {
   catalog.addExamples(in: options.examplesDirectory)
   catalog.addCorpus(in: options.corpusDirectory)
-  for scene in SyntheticScene.all { catalog.addSynthetic(scene) }
+  // Encoded to JSON for the staged table only; the comparison builds its own drawings.
+  if options.staged { for scene in SyntheticScene.all { catalog.addSynthetic(scene) } }
 }
 let scenes = options.staged ? catalog.scenes.filter { options.includes(sceneNamed: $0.name) } : []
 
