@@ -116,6 +116,8 @@ struct ComparisonRow {
   let threads: Int
   var samples: [Double] = []
   var peakRSSKiB = 0
+  /// Resident size just before the warm-up (Inkwell rows only), KiB.
+  var baselineRSSKiB = 0
   var note = ""
 
   var summary: TimingSummary? { samples.isEmpty ? nil : TimingSummary(samples) }
@@ -140,6 +142,9 @@ private func forEachDocument(
 
 /// Holds the first document's output across threads (only the body for index 0 writes it).
 private final class FirstImage: @unchecked Sendable {
+  /// Whether the next fill should keep its first document (only once, and only when images are
+  /// written: a kept image of `huge` is 1 GiB that would count in every later variant's peak).
+  var wanted = false
   var image: RGBA8Image?
   var pngBytes = 0
 }
@@ -201,6 +206,7 @@ enum Comparison {
     let width = scene.outWidth
     let height = scene.outHeight
     let first = FirstImage()
+    first.wanted = settings.imageDirectory != nil
     // The yardstick's buffer, written once before timing so that its pages are mapped.
     let floatBuffer = UnsafeMutableBufferPointer<Float>.allocate(
       capacity: scene.measuresFloatWrite ? width * height * 4 : 0)
@@ -218,7 +224,10 @@ enum Comparison {
         forEachDocument(count: documents.count, threads: threads) { index, threads in
           let image = Renderer(threads: threads).render(
             documents[index], width: width, height: height, background: .white)
-          if index == 0 { first.image = image }
+          if index == 0 && first.wanted {
+            first.image = image
+            first.wanted = false
+          }
         }
         return MonotonicClock.milliseconds(from: start, to: MonotonicClock.nanoseconds())
       }
@@ -291,7 +300,10 @@ enum Comparison {
       log(
         "comparison \(scene.name): warm-up \(rows[index].engine) \(rows[index].mode)/\(rows[index].stage) ×\(rows[index].threads)"
       )
-      if index < inkwellVariants { _ = PeakMemory.resetPeak() }
+      if index < inkwellVariants {
+        _ = PeakMemory.resetPeak()
+        rows[index].baselineRSSKiB = PeakMemory.peakKiB()
+      }
       if actions[index]() == nil { rows[index].note = "failed" }
       if index < inkwellVariants { rows[index].peakRSSKiB = PeakMemory.peakKiB() }
     }

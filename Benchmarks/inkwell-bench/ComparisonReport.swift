@@ -29,7 +29,7 @@ enum ComparisonReport {
     var lines = [
       pad("scene", sceneWidth) + pad("engine", 17) + pad("mode", 11) + pad("thr", 4, left: true)
         + pad("median ms", 11, left: true) + pad("min–max", 22, left: true) + pad("× blend2d", 10, left: true)
-        + pad("RSS MiB", 9, left: true) + "  note"
+        + pad("RSS MiB", 9, left: true) + pad("(growth)", 9, left: true) + "  note"
     ]
     for row in rows {
       let summary = row.summary
@@ -41,6 +41,9 @@ enum ComparisonReport {
           + pad(String(row.threads), 4, left: true) + pad(fixed(summary?.median ?? .nan, 2), 11, left: true)
           + pad(spread, 22, left: true) + pad(fixed(ratio ?? .nan, 2), 10, left: true)
           + pad(row.peakRSSKiB > 0 ? fixed(Double(row.peakRSSKiB) / 1024, 1) : "-", 9, left: true)
+          + pad(
+            row.baselineRSSKiB > 0 ? "+" + fixed(Double(row.peakRSSKiB - row.baselineRSSKiB) / 1024, 1) : "",
+            9, left: true)
           + "  " + row.note)
     }
     return lines.joined(separator: "\n")
@@ -124,8 +127,10 @@ enum ComparisonReport {
             ratio: fill1 / fill2, limit: 1.8, atLeast: true))
       }
       if scene == "huge" {
+        // Written to PNG: the ink/png rows (any thread count), else whatever ink rows there are.
         let inkRows = rows.filter { $0.scene == scene && $0.engine == "inkwell" && $0.mode == "ink" }
-        if let worst = inkRows.map(\.peakRSSKiB).max(), worst > 0 {
+        let pngRows = inkRows.filter { $0.stage == "png" }
+        if let worst = (pngRows.isEmpty ? inkRows : pngRows).map(\.peakRSSKiB).max(), worst > 0 {
           checks.append(
             TargetCheck(
               name: "huge → PNG peak RSS < 256 MB", scene: scene, formula: "peak MiB / 244.1 MiB",
@@ -168,6 +173,9 @@ enum ComparisonReport {
         ]
       }
       fields.append("\"peak_rss_mb\": \(fixed(Double(row.peakRSSKiB) / 1024, 2))")
+      if row.baselineRSSKiB > 0 {
+        fields.append("\"baseline_rss_mb\": \(fixed(Double(row.baselineRSSKiB) / 1024, 2))")
+      }
       if !row.note.isEmpty { fields.append("\"note\": \(ReportJSON.quoted(row.note))") }
       return "    {" + fields.joined(separator: ", ") + "}"
     }
