@@ -18,6 +18,13 @@
 // machine (other builds, frequency changes) spreads over every case instead of landing on one. Times
 // come from CLOCK_MONOTONIC; each case reports median, minimum and maximum.
 //
+// Peers. After the staged table, the comparison (Comparison.swift) writes each scene's stroke
+// outlines as an INKOUTL1 polygon file and times Inkwell filling it (`fill`) and drawing the
+// strokes (`ink`) against Blend2D, Skia and Cairo filling the same file, each in a Python worker
+// (Benchmarks/peers/fill.py) driven run by run so that all engines interleave; then it checks the
+// targets of issue 6 (ComparisonReport.swift). The large scenes (big, huge, thumbs, fill-rate) run
+// only in the full run or when named with --scene.
+//
 // Known limits. Wall time on a shared machine wobbles; compare medians from the same run, and read
 // min–max as the noise. Peak memory is process-wide: it is read from VmHWM (Linux) or ru_maxrss and
 // reset before each warm-up through /proc/self/clear_refs (see `PeakMemory`); where the kernel
