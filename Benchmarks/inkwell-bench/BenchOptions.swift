@@ -18,7 +18,17 @@ struct BenchOptions {
       --encoders        also time PNG encoding alone: libpng's defaults against the band encoder
       --quick           smoke test: 1 warm-up + 3 runs, synthetic 'notes' only unless --scene
       --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json, then exit
+      --no-peers        skip Blend2D, Skia and Cairo (installed by Benchmarks/peers/setup on first use)
+      --python PATH     Python with the peers (default .build/peers/venv/bin/python)
+      --images DIR      write each comparison scene's first image per engine, for a pixel comparison
+      --polygons DIR    where the scenes' polygon files go (default .build/bench/polygons)
+      --no-staged       only the comparison (fill and ink against the peers), not the staged table
+      --fill-scene FILE fill an INKOUTL1 polygon file with Inkwell and print the time, then exit;
+                        with -o OUT.png write the first document (others as OUT-N.png)
       --help            this text
+
+    The comparison scenes big, huge and thumbs run in the full run (no --quick, no --scene) or when
+    named with --scene; --quick compares notes only.
     """
 
   var runs = 5
@@ -31,6 +41,13 @@ struct BenchOptions {
   var compareEncoders = false
   var sceneOutputDirectory: String?
   var showHelp = false
+  var peers = true
+  var python = ".build/peers/venv/bin/python"
+  var imageDirectory: String?
+  var polygonDirectory = ".build/bench/polygons"
+  var staged = true
+  var fillScene: String?
+  var output: String?
 
   /// A usage error, printed with the usage text.
   struct Problem: Error {
@@ -69,6 +86,20 @@ struct BenchOptions {
         compareEncoders = true
       case "--write-scenes":
         sceneOutputDirectory = try value(for: argument)
+      case "--no-peers":
+        peers = false
+      case "--python":
+        python = try value(for: argument)
+      case "--images":
+        imageDirectory = try value(for: argument)
+      case "--polygons":
+        polygonDirectory = try value(for: argument)
+      case "--no-staged":
+        staged = false
+      case "--fill-scene":
+        fillScene = try value(for: argument)
+      case "-o", "--output":
+        output = try value(for: argument)
       case "--help", "-h":
         showHelp = true
       default:

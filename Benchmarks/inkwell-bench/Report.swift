@@ -97,7 +97,11 @@ enum ReportTable {
 
 /// The JSON report, written by hand so the harness needs no Foundation.
 enum ReportJSON {
-  static func render(_ cases: [BenchCase], environment: BenchEnvironment) -> String {
+  static func render(
+    _ cases: [BenchCase], environment: BenchEnvironment, comparisonRows: [String] = [],
+    targets: [String] = [],
+    peerVersions: [(String, String)] = []
+  ) -> String {
     var results: [String] = []
     let order: [Stage] = [.total, .load, .build, .bin, .raster, .encode]
     for benchCase in cases {
@@ -117,6 +121,7 @@ enum ReportJSON {
         results.append("    {" + fields.joined(separator: ", ") + "}")
       }
     }
+    let peers = peerVersions.map { ",\n      \(quoted($0.0)): \(quoted($0.1))" }.joined()
     return """
       {
         "environment": {
@@ -126,11 +131,14 @@ enum ReportJSON {
           "versions": {
             "swift": \(quoted(environment.swiftVersion)),
             "libpng": \(quoted(environment.libpngVersion)),
-            "inkwell": \(quoted(environment.inkwellVersion))
+            "inkwell": \(quoted(environment.inkwellVersion))\(peers)
           }
         },
         "results": [
-      \(results.joined(separator: ",\n"))
+      \((results + comparisonRows).joined(separator: ",\n"))
+        ],
+        "targets": [
+      \(targets.joined(separator: ",\n"))
         ]
       }
 

@@ -25,6 +25,8 @@ struct SyntheticScene {
     case darkInk
     /// Any color, alpha 0.3–1.0.
     case randomTranslucent
+    /// Highlighter yellow, pink, green or blue at alpha 0.35.
+    case highlighter
   }
 
   let name: String
@@ -54,7 +56,36 @@ struct SyntheticScene {
     width: 2048, height: 2048, strokeCount: 2000, strokeWidths: 1...40, pointsPerStroke: 40...400,
     maximumCurvature: 0.08, layout: .scattered, palette: .randomTranslucent, seed: 0x736B_6574_6368)
 
-  static let all = [notes, sketch]
+  static let highlighter = SyntheticScene(
+    name: "highlighter",
+    summary: "2048×2048: 150 long highlighter strokes, 20–40 px, alpha 0.35, heavily overlapping",
+    width: 2048, height: 2048, strokeCount: 150, strokeWidths: 20...40, pointsPerStroke: 300...700,
+    maximumCurvature: 0.02, layout: .scattered, palette: .highlighter, seed: 0x6869_6768_6C69)
+
+  static let big = SyntheticScene(
+    name: "big",
+    summary: "8192×8192: 10 000 wandering strokes, 2–20 px, random colors, alpha 0.3–1.0",
+    width: 8192, height: 8192, strokeCount: 10_000, strokeWidths: 2...20, pointsPerStroke: 20...120,
+    maximumCurvature: 0.12, layout: .scattered, palette: .randomTranslucent, seed: 0x6269_67)
+
+  /// The memory scene: made like `big`, four times the strokes on four times the area.
+  static let huge = SyntheticScene(
+    name: "huge",
+    summary: "16384×16384: 40 000 strokes made like big (the memory scene)",
+    width: 16384, height: 16384, strokeCount: 40_000, strokeWidths: 2...20, pointsPerStroke: 20...120,
+    maximumCurvature: 0.12, layout: .scattered, palette: .randomTranslucent, seed: 0x6875_6765)
+
+  /// Document `index` of the thumbnail batch: a 1536×2048 page with 60 strokes of notes.
+  static func thumbnailPage(_ index: Int) -> SyntheticScene {
+    SyntheticScene(
+      name: "thumbs/\(index)", summary: "1536×2048 page: 60 handwriting-like strokes, 2–6 px",
+      width: 1536, height: 2048, strokeCount: 60, strokeWidths: 2...6, pointsPerStroke: 20...90,
+      maximumCurvature: 0.3, layout: .textLines(lineSpacing: 56, margin: 80), palette: .darkInk,
+      seed: 0x7468_756D_6200 + UInt64(index))
+  }
+
+  /// The scenes of the staged table (each also runs in the peer comparison).
+  static let all = [notes, sketch, highlighter]
 
   func document() -> Document {
     var random = SplitMix64(seed: seed)
@@ -137,6 +168,12 @@ struct SyntheticScene {
       return Color(
         red: random.nextUnitFloat(), green: random.nextUnitFloat(), blue: random.nextUnitFloat(),
         alpha: random.nextFloat(in: 0.3...1))
+    case .highlighter:
+      let colors: [(Float, Float, Float)] = [
+        (1, 0.93, 0.2), (1, 0.45, 0.75), (0.5, 0.95, 0.4), (0.4, 0.75, 1),
+      ]
+      let (red, green, blue) = colors[random.nextInt(in: 0...(colors.count - 1))]
+      return Color(red: red, green: green, blue: blue, alpha: 0.35)
     }
   }
 }

@@ -18,6 +18,13 @@
 // machine (other builds, frequency changes) spreads over every case instead of landing on one. Times
 // come from CLOCK_MONOTONIC; each case reports median, minimum and maximum.
 //
+// Peers. After the staged table, the comparison (Comparison.swift) writes each scene's stroke
+// outlines as an INKOUTL1 polygon file and times Inkwell filling it (`fill`) and drawing the
+// strokes (`ink`) against Blend2D, Skia and Cairo filling the same file, each in a Python worker
+// (Benchmarks/peers/fill.py) driven run by run so that all engines interleave; then it checks the
+// targets of issue 6 (ComparisonReport.swift). The large scenes (big, huge, thumbs, fill-rate) run
+// only in the full run or when named with --scene.
+//
 // Known limits. Wall time on a shared machine wobbles; compare medians from the same run, and read
 // min–max as the noise. Peak memory is process-wide: it is read from VmHWM (Linux) or ru_maxrss and
 // reset before each warm-up through /proc/self/clear_refs (see `PeakMemory`); where the kernel
@@ -55,6 +62,14 @@ if options.showHelp {
   print(BenchOptions.usage)
   exit(0)
 }
+// A peer worker that dies must not take the harness with it.
+signal(SIGPIPE, SIG_IGN)
+
+if let path = options.fillScene {
+  exit(
+    FillSceneCommand.run(
+      path: path, threads: options.threadCounts.first ?? 1, runs: options.runs, output: options.output))
+}
 
 if let directory = options.sceneOutputDirectory {
   makeDirectories(directory)
@@ -78,9 +93,31 @@ if options.quick && options.sceneFilters.isEmpty {
 } else {
   catalog.addExamples(in: options.examplesDirectory)
   catalog.addCorpus(in: options.corpusDirectory)
-  for scene in SyntheticScene.all { catalog.addSynthetic(scene) }
+  // Encoded to JSON for the staged table only; the comparison builds its own drawings.
+  if options.staged { for scene in SyntheticScene.all { catalog.addSynthetic(scene) } }
 }
-let scenes = catalog.scenes.filter { options.includes(sceneNamed: $0.name) }
+let scenes = options.staged ? catalog.scenes.filter { options.includes(sceneNamed: $0.name) } : []
+
+// The comparison's scenes: big, huge and thumbs only in the full run or when named.
+var comparisonScenes: [ComparisonScene] = []
+if options.quick && options.sceneFilters.isEmpty {
+  comparisonScenes = [.synthetic(.notes)]
+} else {
+  let named = { (name: String) in options.sceneFilters.contains { name.contains($0) } }
+  for bench in catalog.scenes
+  where !bench.name.hasPrefix("examples/") && SyntheticScene.all.allSatisfy({ $0.name != bench.name }) {
+    if options.includes(sceneNamed: bench.name), let scene = ComparisonScene.document(bench) {
+      comparisonScenes.append(scene)
+    }
+  }
+  for scene in SyntheticScene.all where options.includes(sceneNamed: scene.name) {
+    comparisonScenes.append(.synthetic(scene))
+  }
+  let large: [ComparisonScene] = [.fillRate, .thumbs, .synthetic(.big), .huge]
+  for scene in large where options.sceneFilters.isEmpty || named(scene.name) {
+    comparisonScenes.append(scene)
+  }
+}
 
 let environment = BenchEnvironment.current()
 print("inkwell-bench: \(environment.cpu), \(environment.cores) cores, \(environment.flags) build")
@@ -89,7 +126,7 @@ print(
 )
 print("runs: 1 warm-up + \(options.runs) timed per case; threads: \(options.threadCounts.map(String.init))")
 for note in catalog.notes { print("note: " + note) }
-guard !scenes.isEmpty else {
+guard !scenes.isEmpty || !comparisonScenes.isEmpty else {
   print("inkwell-bench: no scene matches \(options.sceneFilters)", to: &standardError)
   exit(1)
 }
@@ -158,16 +195,74 @@ for run in 1...options.runs {
   }
 }
 
-print("\nmedian ms per stage over \(options.runs) runs; total with min–max; peak RSS in MiB", terminator: "")
-print(
-  peakWasReset ? " (growth during the case's warm-up run in brackets)\n" : " (process-wide, cumulative)\n")
-print(ReportTable.render(cases, peakWasReset: peakWasReset))
+if !cases.isEmpty {
+  print(
+    "\nmedian ms per stage over \(options.runs) runs; total with min–max; peak RSS in MiB", terminator: "")
+  print(
+    peakWasReset ? " (growth during the case's warm-up run in brackets)\n" : " (process-wide, cumulative)\n")
+  print(ReportTable.render(cases, peakWasReset: peakWasReset))
+}
+
+// The comparison with the peers, scene by scene (each scene's memory is released before the next).
+var comparisonRows: [ComparisonRow] = []
+if !comparisonScenes.isEmpty {
+  var python: String? = nil
+  if options.peers {
+    if access(options.python, X_OK) != 0 && access("Benchmarks/peers/setup", X_OK) == 0 {
+      print("installing the peers: Benchmarks/peers/setup", to: &standardError)
+      _ = system("Benchmarks/peers/setup")
+    }
+    if access(options.python, X_OK) == 0 {
+      python = options.python
+    } else {
+      print("note: no peers (\(options.python) missing; run Benchmarks/peers/setup): Inkwell only")
+    }
+  }
+  makeDirectories(options.polygonDirectory)
+  let settings = ComparisonSettings(
+    runs: options.runs, threadCounts: options.threadCounts, python: python,
+    script: "Benchmarks/peers/fill.py", polygonDirectory: options.polygonDirectory,
+    imageDirectory: options.imageDirectory)
+  for scene in comparisonScenes {
+    comparisonRows += Comparison.run(scene, settings: settings) { print($0, to: &standardError) }
+  }
+  print(
+    "\ncomparison: median ms over \(options.runs) interleaved runs after a warm-up; fill = polygons → 8-bit")
+  print(
+    "pixels (peers: fill + flush only, paths built before timing); ink = strokes → pixels (png: and PNG bytes);"
+  )
+  print("RSS: Inkwell's peak during its warm-up (process-wide), a peer worker's whole-life peak\n")
+  for scene in comparisonScenes { print("  \(scene.name): \(scene.summary)") }
+  print("")
+  print(ComparisonReport.table(comparisonRows))
+  if let thumbs = comparisonRows.first(where: {
+    $0.scene == "thumbs" && $0.stage == "png" && $0.threads == options.threadCounts.max()
+  }),
+    let median = thumbs.summary?.median
+  {
+    print(
+      "\nthumbs with PNG encoding on \(thumbs.threads) thread(s): "
+        + "\(fixed(Double(ComparisonScene.thumbnailCount) / (median / 1000), 1)) documents per second")
+  }
+}
+let targetChecks = ComparisonReport.targets(comparisonRows, threadCounts: options.threadCounts)
+if !targetChecks.isEmpty {
+  print("\ntargets (issue 6, deliverable 4); a MISS is reported, not a failure:\n")
+  print(ComparisonReport.targetLines(targetChecks))
+}
 
 if options.compareEncoders {
   EncoderComparison.run(scenes: scenes, runs: options.runs, cores: environment.cores)
 }
 
-let report = ReportJSON.render(cases, environment: environment)
+var peerVersions: [(String, String)] = []
+for row in comparisonRows where row.engine != "inkwell" && !row.note.isEmpty && !row.note.hasPrefix("missing")
+{
+  if !peerVersions.contains(where: { $0.0 == row.engine }) { peerVersions.append((row.engine, row.note)) }
+}
+let report = ReportJSON.render(
+  cases, environment: environment, comparisonRows: ComparisonReport.jsonRows(comparisonRows),
+  targets: ComparisonReport.jsonTargets(targetChecks), peerVersions: peerVersions)
 if let slash = options.jsonPath.lastIndex(of: "/") {
   makeDirectories(String(options.jsonPath[..<slash]))
 }

@@ -1,0 +1,52 @@
+// `inkwell-bench --fill-scene FILE.bin [--threads N] [--runs N] [-o OUT.png]`: any INKOUTL1 file
+// filled by Inkwell, timed as the comparison times it (binning, raster, resolve to 8-bit pixels),
+// and optionally written out so that its coverage can be compared with a peer's pixel for pixel.
+
+import Inkwell
+
+@MainActor
+enum FillSceneCommand {
+  /// Returns the process's exit status.
+  static func run(path: String, threads: Int, runs: Int, output: String?) -> Int32 {
+    let scene: PolygonScene
+    do {
+      scene = try PolygonFile.read(path)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      return 1
+    }
+    let documents = (0..<scene.documents.count).map { scene.primitives(document: $0) }
+    func renderAll() -> [RGBA8Image] {
+      documents.map {
+        Renderer(threads: threads).render(
+          $0, width: scene.outWidth, height: scene.outHeight, background: .white)
+      }
+    }
+    var images = renderAll()  // warm-up
+    var samples: [Double] = []
+    for _ in 0..<runs {
+      let start = MonotonicClock.nanoseconds()
+      images = renderAll()
+      samples.append(MonotonicClock.milliseconds(from: start, to: MonotonicClock.nanoseconds()))
+    }
+    let summary = TimingSummary(samples)
+    print(
+      "\(path): \(scene.width)×\(scene.height) → \(scene.outWidth)×\(scene.outHeight), "
+        + "\(scene.documents.count) document(s), \(scene.polygonCount) polygons; fill on \(threads) thread(s): "
+        + "median \(fixed(summary.median, 2)) ms (min \(fixed(summary.minimum, 2)), max \(fixed(summary.maximum, 2)))"
+    )
+    guard let output else { return 0 }
+    let stem = output.hasSuffix(".png") ? String(output.dropLast(4)) : output
+    for (index, image) in images.enumerated() {
+      let target = index == 0 ? output : stem + "-\(index).png"
+      do {
+        try writeFile(target, bytes: try image.pngData(threads: threads))
+      } catch {
+        print("inkwell-bench: \(error)", to: &standardError)
+        return 1
+      }
+    }
+    print("wrote \(output)" + (images.count > 1 ? " and \(images.count - 1) more" : ""))
+    return 0
+  }
+}
