@@ -5,10 +5,15 @@ import Inkwell
 import Testing
 
 /// Runs the built `inkwell` with `arguments`, feeding `input` to its standard input.
-func runInkwell(_ arguments: [String], input: [UInt8] = []) throws -> (
+func runInkwell(_ arguments: [String], input: [UInt8] = [], environment: [String: String?] = [:]) throws -> (
   status: Int32, stdout: [UInt8], stderr: String
 ) {
   let process = Process()
+  if !environment.isEmpty {
+    var merged = ProcessInfo.processInfo.environment
+    for (key, value) in environment { merged[key] = value }
+    process.environment = merged
+  }
   let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
   var directory = testBinary.deletingLastPathComponent()
   // Under `swift test` the test bundle lives next to the products (…/debug/X.xctest).

@@ -275,30 +275,11 @@ struct SIMDKernelTests {
   @Test("INKWELL_SIMD forces a level; an unavailable or unknown one falls back with a note")
   func environment() throws {
     let document = Golden.root + "/examples/bdalab-handwriting.inkwell.json"
-    func render(_ simd: String?) throws -> (Data, String) {
-      let process = Process()
-      let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-      var directory = testBinary.deletingLastPathComponent()
-      while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("inkwell").path),
-        directory.path != "/"
-      {
-        directory = directory.deletingLastPathComponent()
-      }
-      process.executableURL = directory.appendingPathComponent("inkwell")
-      process.arguments = ["render", document, "--scale", "0.5", "-o", "-"]
-      var environment = ProcessInfo.processInfo.environment
-      environment["INKWELL_SIMD"] = simd
-      process.environment = environment
-      let stdout = Pipe()
-      let stderr = Pipe()
-      process.standardOutput = stdout
-      process.standardError = stderr
-      try process.run()
-      let out = stdout.fileHandleForReading.readDataToEndOfFile()
-      let err = stderr.fileHandleForReading.readDataToEndOfFile()
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0, "INKWELL_SIMD=\(simd ?? "unset")")
-      return (out, String(decoding: err, as: UTF8.self))
+    func render(_ simd: String?) throws -> ([UInt8], String) {
+      let result = try runInkwell(
+        ["render", document, "--scale", "0.5", "-o", "-"], environment: ["INKWELL_SIMD": simd])
+      #expect(result.status == 0, "INKWELL_SIMD=\(simd ?? "unset")")
+      return (result.stdout, result.stderr)
     }
     let (plain, _) = try render(nil)
     #expect(!plain.isEmpty)
@@ -313,27 +294,11 @@ struct SIMDKernelTests {
 
 /// Handwriting-like notes: `count` strokes of 20–80 points, 2–6 px wide, opaque dark ink.
 func notesDrawing(seed: UInt64, count: Int, width: Float, height: Float) -> Drawing {
-  var rng = SeededGenerator(seed: seed)
-  var strokes: [Stroke] = []
-  for _ in 0..<count {
-    var p = Point(x: rng.float(0...width), y: rng.float(0...height))
-    var heading = rng.float(0...(2 * .pi))
-    let inkWidth = rng.float(2...6)
-    var points: [StrokePoint] = []
-    for i in 0..<Int.random(in: 20...80, using: &rng) {
-      points.append(
-        StrokePoint(
-          location: p, timeOffset: Float(i) * 0.01, size: Size(width: inkWidth, height: inkWidth),
-          force: rng.float(0.4...1)))
-      heading += rng.float(-0.6...0.6)
-      let step = rng.float(1...4)
-      p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
-    }
-    let color = Color(red: 0.05, green: 0.05, blue: rng.float(0.1...0.3), alpha: 1)
-    strokes.append(
-      Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
-  }
-  return Drawing(strokes: strokes)
+  randomDrawing(
+    seed: seed, count: count, width: width, height: height,
+    shape: RandomStrokeShape(
+      points: 20...80, inkWidth: 2...6, force: 0.4...1, turn: 0.6, step: 1...4,
+      color: { rng in Color(red: 0.05, green: 0.05, blue: rng.float(0.1...0.3), alpha: 1) }))
 }
 
 @Suite("Raster stage timing")

@@ -17,26 +17,40 @@ struct SeededGenerator: RandomNumberGenerator {
   mutating func float(_ range: ClosedRange<Float>) -> Float { Float.random(in: range, using: &self) }
 }
 
+/// How `randomDrawing` shapes its strokes.
+struct RandomStrokeShape {
+  var points: ClosedRange<Int> = 1...40
+  var inkWidth: ClosedRange<Float> = 1...12
+  var force: ClosedRange<Float> = 0...1
+  /// Largest change of heading between points, radians.
+  var turn: Float = 0.8
+  var step: ClosedRange<Float> = 0.5...8
+  var color: (inout SeededGenerator) -> Color = { rng in
+    Color(red: rng.float(0...1), green: rng.float(0...1), blue: rng.float(0...1), alpha: rng.float(0.2...1))
+  }
+}
+
 /// A random handwriting-like scene: `count` strokes of wandering points with varying force.
-func randomDrawing(seed: UInt64, count: Int, width: Float, height: Float) -> Drawing {
+func randomDrawing(
+  seed: UInt64, count: Int, width: Float, height: Float, shape: RandomStrokeShape = RandomStrokeShape()
+) -> Drawing {
   var rng = SeededGenerator(seed: seed)
   var strokes: [Stroke] = []
   for _ in 0..<count {
     var p = Point(x: rng.float(0...width), y: rng.float(0...height))
     var heading = rng.float(0...(2 * .pi))
-    let inkWidth = rng.float(1...12)
+    let inkWidth = rng.float(shape.inkWidth)
     var points: [StrokePoint] = []
-    for i in 0..<Int.random(in: 1...40, using: &rng) {
+    for i in 0..<Int.random(in: shape.points, using: &rng) {
       points.append(
         StrokePoint(
           location: p, timeOffset: Float(i) * 0.01, size: Size(width: inkWidth, height: inkWidth),
-          force: rng.float(0...1)))
-      heading += rng.float(-0.8...0.8)
-      let step = rng.float(0.5...8)
+          force: rng.float(shape.force)))
+      heading += rng.float(-shape.turn...shape.turn)
+      let step = rng.float(shape.step)
       p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
     }
-    let color = Color(
-      red: rng.float(0...1), green: rng.float(0...1), blue: rng.float(0...1), alpha: rng.float(0.2...1))
+    let color = shape.color(&rng)
     strokes.append(
       Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
   }
