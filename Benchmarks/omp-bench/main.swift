@@ -2,9 +2,11 @@
 // OpenMP loops (dynamic and static), timed side by side on the same seeded scenes.
 //
 // Only the raster stage is timed (`TileRasterizer.render`: tiles composited and resolved to 8-bit
-// sRGB), the one stage a scheduler runs; primitives and bins are built once per scene. Cases run
-// interleaved (every case once, then again, …) after one warm-up each, so drift on a shared machine
-// spreads over all of them. Every image must equal the Dispatch one-thread image byte for byte.
+// sRGB), the one stage a scheduler runs; primitives and bins are built once per scene. `dispatch`
+// is the library's default; `dispatch-dyn` is Dispatch with a shared row counter (the dynamic
+// schedule without OpenMP's runtime). Cases run interleaved (every case once, then again, …)
+// after one warm-up each, so drift on a shared machine spreads over all of them. Every image must
+// equal the Dispatch one-thread image byte for byte.
 // Findings: docs/openmp.md.
 
 import Inkwell
@@ -18,7 +20,8 @@ import Inkwell
 let usage = """
   usage: swift run -c release inkwell-omp-bench [options] [DOCUMENT.inkwell.json ...]
 
-  Times the raster stage with tiles scheduled by Dispatch and by OpenMP (dynamic, static).
+  Times the raster stage with tiles scheduled by Dispatch (the default's interleaved rows, and rows
+  from a shared counter) and by OpenMP (dynamic, static).
   Without documents, renders the seeded scenes: notes (1536×2048, 600 strokes) and sketch
   (2048×2048, 2000 strokes); documents render at scale 1.
 
@@ -128,7 +131,7 @@ if options.documents.isEmpty {
 }
 
 let openMP = TileScheduler.openMPVersion
-var schedulers: [(String, TileScheduler)] = [("dispatch", .dispatch)]
+var schedulers: [(String, TileScheduler)] = [("dispatch", .dispatch), ("dispatch-dyn", .dispatchDynamic)]
 for schedule in OpenMPSchedule.allCases where openMP != nil {
   schedulers.append(("omp-\(schedule.rawValue)", .openMP(schedule)))
 }
