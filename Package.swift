@@ -1,7 +1,20 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // Library targets carry no unsafe build flags, so Inkwell can be used as a versioned dependency.
+
+/// The folder holding libomp.so for the OpenMP scheduler benchmark, or nil to build its loops
+/// serially. The toolchain's clang (21) emits calls that need libomp 19 or later, so Debian's
+/// `libomp-dev` (LLVM 14) is not enough: scripts/install-dependencies installs `libomp-19-dev`.
+/// `INKWELL_LIBOMP_DIR` names another folder; `INKWELL_LIBOMP_DIR=none` turns OpenMP off.
+let libompDirectory: String? = {
+  if let dir = ProcessInfo.processInfo.environment["INKWELL_LIBOMP_DIR"] {
+    return dir == "none" ? nil : dir
+  }
+  return (19...30).reversed().map { "/usr/lib/llvm-\($0)/lib" }
+    .first { FileManager.default.fileExists(atPath: $0 + "/libomp.so") }
+}()
 let package = Package(
   name: "Inkwell",
   products: [
@@ -9,6 +22,7 @@ let package = Package(
     .executable(name: "inkwell", targets: ["inkwell"]),
     .executable(name: "inkwell-bench", targets: ["inkwell-bench"]),
     .executable(name: "format-bench", targets: ["format-bench"]),
+    .executable(name: "inkwell-omp-bench", targets: ["inkwell-omp-bench"]),
   ],
   targets: [
     // Model: PencilKit-shaped value types. Knows nothing of pixels or files.
@@ -77,6 +91,22 @@ let package = Package(
       name: "format-bench",
       dependencies: ["Inkwell"],
       path: "Benchmarks/format-bench"
+    ),
+
+    // OpenMP tile scheduler, for the benchmark only: -fopenmp is an unsafe flag, so no target the
+    // Inkwell library product contains may depend on this one.
+    .target(
+      name: "InkwellOpenMP",
+      path: "Benchmarks/openmp-scheduler",
+      cSettings: libompDirectory == nil ? [] : [.unsafeFlags(["-fopenmp"])],
+      linkerSettings: libompDirectory.map { dir in
+        [.linkedLibrary("omp"), .unsafeFlags(["-L\(dir)", "-Xlinker", "-rpath", "-Xlinker", dir])]
+      } ?? []
+    ),
+    .executableTarget(
+      name: "inkwell-omp-bench",
+      dependencies: ["Inkwell", "InkwellOpenMP"],
+      path: "Benchmarks/omp-bench"
     ),
 
     .testTarget(

@@ -14,9 +14,14 @@ public struct Renderer: Sendable {
   public var threads: Int
   public var rasterizer: TileRasterizer
 
-  public init(threads: Int = 1, kernels: RasterKernels = .native, paintKernels: PaintKernels = .native) {
+  /// `scheduler` spreads tile rows over the `threads` threads (Dispatch unless given); the image
+  /// does not depend on it.
+  public init(
+    threads: Int = 1, kernels: RasterKernels = .native, paintKernels: PaintKernels = .native,
+    scheduler: TileScheduler = .dispatch
+  ) {
     self.threads = Swift.max(1, threads)
-    self.rasterizer = TileRasterizer(kernels: kernels, paintKernels: paintKernels)
+    self.rasterizer = TileRasterizer(kernels: kernels, paintKernels: paintKernels, scheduler: scheduler)
   }
 
   /// `drawing` as seen through `viewport`, over `background` (sRGB; `.clear` for transparent),

@@ -5,8 +5,9 @@
 // through a 32 × 40 cell buffer. Both are per-thread scratch. When the tile is done it is resolved
 // straight into the 8-bit output, so the full-canvas float image never exists.
 //
-// Threads take whole tile rows, interleaved (thread k of n renders rows k, k + n, …). The output
-// does not depend on which thread renders a tile, so it is the same for any thread count.
+// Each tile row is one job for the `TileScheduler` (by default Dispatch, thread k of n rendering
+// rows k, k + n, …); each worker keeps one scratch buffer. The output does not depend on which
+// thread renders a tile, so it is the same for any thread count and any scheduler.
 //
 // Per tile: a tile no primitive touches is written as the background's 8-bit pixel without any
 // float work; otherwise compositing starts at the last opaque primitive that covers the whole tile
@@ -15,7 +16,6 @@
 // compositor (no coverage buffer round trip). All three shortcuts give the same bytes as the plain
 // loop; the kernels' module head says why.
 
-import Dispatch
 import InkwellKernels
 import InkwellModel
 
@@ -46,10 +46,16 @@ public struct TileRasterizer: Sendable {
   /// The kernels of the ink paint stages (Paint/), applied to a primitive's coverage before it
   /// is composited.
   public var paintKernels: PaintKernels
+  /// Spreads tile rows over threads; the image does not depend on it.
+  public var scheduler: TileScheduler
 
-  public init(kernels: RasterKernels = .native, paintKernels: PaintKernels = .native) {
+  public init(
+    kernels: RasterKernels = .native, paintKernels: PaintKernels = .native,
+    scheduler: TileScheduler = .dispatch
+  ) {
     self.kernels = kernels
     self.paintKernels = paintKernels
+    self.scheduler = scheduler
   }
 
   /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads, to 8-bit sRGB.
@@ -200,27 +206,19 @@ public struct TileRasterizer: Sendable {
                         UnsafeRawPointer($0).assumingMemoryBound(to: Float.self)
                       },
                       background: primitives.count)
-                    let work = { @Sendable (worker: Int) in
-                      let scratch = TileScratch()
-                      defer { scratch.deallocate() }
-                      var row = worker
-                      while row < grid.tilesY {
-                        for col in 0..<grid.tilesX {
-                          let tileIndex = row * grid.tilesX + col
-                          if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
-                            sink(col, row, nil)
-                            continue
-                          }
-                          composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
-                          sink(col, row, scratch.tile)
+                    let scratch = WorkerScratch(workers: workers)
+                    defer { scratch.deallocate() }
+                    scheduler.forEachJob(grid.tilesY, workers) { row, worker in
+                      let scratch = scratch.buffers(for: worker)
+                      for col in 0..<grid.tilesX {
+                        let tileIndex = row * grid.tilesX + col
+                        if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
+                          sink(col, row, nil)
+                          continue
                         }
-                        row += workers
+                        composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
+                        sink(col, row, scratch.tile)
                       }
-                    }
-                    if workers == 1 {
-                      work(0)
-                    } else {
-                      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
                     }
                   }
                 }
@@ -368,6 +366,33 @@ private struct SceneView: @unchecked Sendable {
 /// An output buffer shared by workers that write disjoint tiles.
 private struct SharedPointer<Element>: @unchecked Sendable {
   let base: UnsafeMutablePointer<Element>
+}
+
+/// One `TileScratch` per worker, made by the worker's first job (so its pages are first touched by
+/// the thread that uses them). Only worker w reads or writes slot w.
+private struct WorkerScratch: @unchecked Sendable {
+  let slots: UnsafeMutablePointer<TileScratch?>
+  let count: Int
+
+  init(workers: Int) {
+    count = workers
+    slots = .allocate(capacity: workers)
+    slots.initialize(repeating: nil, count: workers)
+  }
+
+  func buffers(for worker: Int) -> TileScratch {
+    precondition(worker >= 0 && worker < count, "scheduler gave a worker outside 0..<workers")
+    if let scratch = slots[worker] { return scratch }
+    let scratch = TileScratch()
+    slots[worker] = scratch
+    return scratch
+  }
+
+  func deallocate() {
+    for w in 0..<count { slots[w]?.deallocate() }
+    slots.deinitialize(count: count)
+    slots.deallocate()
+  }
 }
 
 /// Per-thread buffers, aligned for the widest vectors: cells (coverage accumulation), coverage,
