@@ -288,6 +288,7 @@ enum Comparison {
         } else {
           row.note = "missing: " + (worker.problem ?? "?")
           rows.append(row)
+          actions.append { nil }  // keeps actions[i] the action of rows[i]; never run
           worker.stop()
         }
       }
