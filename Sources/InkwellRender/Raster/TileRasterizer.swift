@@ -63,9 +63,12 @@ public struct TileRasterizer: Sendable {
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int
   ) -> RGBA8Image {
     let grid = bins.grid
-    var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
     let backgroundPixel = resolvedPixel(background)
-    pixels.withUnsafeMutableBufferPointer { buffer in
+    let count = grid.width * grid.height * 4
+    // Every byte is written below (each tile resolves or fills its pixels), so the buffer starts
+    // uninitialized: zero-filling a page-sized image first cost about a tenth of a large render.
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      initialized = count
       guard let base = buffer.baseAddress else { return }
       let output = SharedPointer(base: base)
       let resolve = kernels.resolveSRGB8

@@ -101,7 +101,7 @@ extension TileRasterizer {
   ) -> RGBA8Image {
     let grid = bins.grid
     let params = settings.kernelParameters
-    var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
+    let count = grid.width * grid.height * 4
     // Every empty tile resolves to the same pixels (tiles are 32-aligned, the dither repeats
     // every 8): resolve one background tile once and copy it.
     let size = TileGrid.tileSize
@@ -110,7 +110,9 @@ extension TileRasterizer {
       resolve.resolveU8(tile.baseAddress!, size, size, 0, 0, dither, params, &empty, size * 4)
     }
     let emptyTile = empty
-    pixels.withUnsafeMutableBufferPointer { buffer in
+    // Every byte is written below (a tile resolves or copies its pixels): no zero fill first.
+    let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      initialized = count
       guard let base = buffer.baseAddress else { return }
       let output = ResolveOutput(base: base)
       let kernel = resolve.resolveU8
