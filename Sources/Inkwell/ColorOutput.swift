@@ -142,7 +142,7 @@ struct RenderScene {
     let backgroundColor = options.effectiveBackground
     renderer = Renderer(threads: options.threads)
     primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform, inks: inks)
-    bins = Renderer.bin(primitives, width: viewport.width, height: viewport.height)
+    bins = Renderer.bin(primitives, width: viewport.width, height: viewport.height, threads: options.threads)
     background = LinearColor(backgroundColor)
     contentPeak = Self.contentPeak(of: drawing, background: backgroundColor)
     width = viewport.width

@@ -79,11 +79,10 @@ extension Renderer {
       }
       if added { live.sort { $0.index < $1.index } }
 
-      var binner = TileBinner(
-        grid: TileGrid(width: viewport.width, height: rows), rowOffset: firstRow / TileGrid.tileSize)
       let primitives = live.flatMap(\.primitives)
-      for (order, primitive) in primitives.enumerated() { binner.add(primitive, index: order) }
-      let bins = binner.finish()
+      let bins = Self.bin(
+        primitives, width: viewport.width, height: rows, rowOffset: firstRow / TileGrid.tileSize,
+        threads: threads)
       let band =
         resolve?(bins, primitives, background)
         ?? rasterizer.render(bins, primitives: primitives, background: background, threads: threads)

@@ -6,6 +6,7 @@
 //            function (sRGB, PQ, HLG, linear), dithered quantization (kernels in shaders-cpu)
 // It knows nothing of file formats.
 
+import Dispatch
 import InkwellModel
 
 /// Renders drawings.
@@ -36,7 +37,7 @@ public struct Renderer: Sendable {
   /// Fills `primitives` in order onto a `width` × `height` canvas over `background`.
   public func render(_ primitives: [Primitive], width: Int, height: Int, background: Color) -> RGBA8Image {
     rasterizer.render(
-      Self.bin(primitives, width: width, height: height), primitives: primitives,
+      Self.bin(primitives, width: width, height: height, threads: threads), primitives: primitives,
       background: LinearColor(background), threads: threads)
   }
 
@@ -45,17 +46,78 @@ public struct Renderer: Sendable {
     -> [Float]
   {
     rasterizer.renderLinear(
-      Self.bin(primitives, width: width, height: height), primitives: primitives, background: background,
+      Self.bin(primitives, width: width, height: height, threads: threads), primitives: primitives,
+      background: background,
       threads: threads)
   }
 
-  /// The bin stage on its own: `primitives` sorted into tile lists for a `width` × `height` canvas,
-  /// as `render` does before rasterizing. Public so that benchmarks can time the stage.
-  public static func bin(_ primitives: [Primitive], width: Int, height: Int) -> TileBins {
-    var binner = TileBinner(grid: TileGrid(width: width, height: height))
-    for (index, primitive) in primitives.enumerated() {
-      binner.add(primitive, index: index)
+  /// The bin stage on its own: `primitives` sorted into tile lists for a `width` × `height` canvas
+  /// (or a band of a taller one starting at tile row `rowOffset`), as `render` does before
+  /// rasterizing. With several threads, contiguous runs of primitives are binned in parallel and
+  /// joined in order, so the tile lists are the same for any thread count.
+  public static func bin(
+    _ primitives: [Primitive], width: Int, height: Int, rowOffset: Int = 0, threads: Int = 1
+  ) -> TileBins {
+    let grid = TileGrid(width: width, height: height)
+    // Below this many primitives a run costs less than the hand-off.
+    let runs = Swift.min(Swift.max(threads, 1) * 4, primitives.count / 64)
+    guard runs > 1 else {
+      var binner = TileBinner(grid: grid, rowOffset: rowOffset)
+      for (index, primitive) in primitives.enumerated() { binner.add(primitive, index: index) }
+      return binner.finish()
     }
+    let slots = BinnerSlots(count: runs)
+    defer { slots.release() }
+    let workers = Swift.min(threads, runs)
+    primitives.withUnsafeBufferPointer { buffer in
+      let source = SharedPrimitives(base: buffer.baseAddress!, count: buffer.count)
+      let work: @Sendable (Int) -> Void = { worker in
+        var run = worker
+        while run < runs {
+          let start = source.count * run / runs
+          let end = source.count * (run + 1) / runs
+          var binner = TileBinner(grid: grid, rowOffset: rowOffset)
+          for index in start..<end { binner.add(source.base[index], index: index) }
+          slots.store(binner, at: run)
+          run += workers
+        }
+      }
+      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+    }
+    var binner = slots.take(0)
+    for run in 1..<runs { binner.absorb(slots.take(run)) }
     return binner.finish()
+  }
+}
+
+/// The primitives, read by every binning worker.
+private struct SharedPrimitives: @unchecked Sendable {
+  let base: UnsafePointer<Primitive>
+  let count: Int
+}
+
+/// One binner per run, each written by the worker that binned it (disjoint slots, so no lock).
+private final class BinnerSlots: @unchecked Sendable {
+  private let slots: UnsafeMutablePointer<TileBinner?>
+  private let count: Int
+
+  init(count: Int) {
+    self.count = count
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: nil, count: count)
+  }
+
+  func store(_ binner: TileBinner, at index: Int) { slots[index] = binner }
+
+  /// The run's binner; every run is stored before any is taken.
+  func take(_ index: Int) -> TileBinner {
+    guard let binner = slots[index] else { preconditionFailure("run \(index) was not binned") }
+    slots[index] = nil
+    return binner
+  }
+
+  func release() {
+    slots.deinitialize(count: count)
+    slots.deallocate()
   }
 }

@@ -143,6 +143,21 @@ public struct TileBinner {
     emit(region: region, rule: rule, index: index, role: role)
   }
 
+  /// Takes over everything `other` binned, as if its primitives had been added after this one's:
+  /// primitives can be binned in contiguous runs on several threads and joined in order. Both
+  /// must cover the same grid.
+  public mutating func absorb(_ other: TileBinner) {
+    precondition(other.grid == grid && other.rowOffset == rowOffset, "binners of different grids")
+    let base = UInt32(truncatingIfNeeded: segments.count)
+    segments.append(contentsOf: other.segments)
+    entries.reserveCapacity(entries.count + other.entries.count)
+    for var entry in other.entries {
+      entry.segmentStart &+= base
+      entries.append(entry)
+    }
+    entryTiles.append(contentsOf: other.entryTiles)
+  }
+
   /// The finished tile lists.
   public consuming func finish() -> TileBins {
     let tileCount = grid.tileCount
