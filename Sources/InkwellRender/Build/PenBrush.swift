@@ -109,24 +109,7 @@ public enum PenBrush {
 
     // Sample the spline: enough samples per segment that neighbours are about `sampleSpacing`
     // pixels apart, and none closer than a third of that (thumbnails skip sub-pixel detail).
-    var points: [StrokePoint] = []
-    let n = path.count
-    points.reserveCapacity(n * 2)
-    if n == 1 {
-      points.append(path.controlPoints[0])
-    } else {
-      for i in 0..<(n - 1) {
-        let a = m.apply(path.controlPoints[i].location)
-        let b = m.apply(path.controlPoints[i + 1].location)
-        let length = a.distance(to: b)
-        let steps =
-          length.isFinite ? Swift.min(Swift.max(Int((length / sampleSpacing).rounded(.up)), 1), 64) : 1
-        for j in 0..<steps {
-          points.append(path.interpolatedPoint(at: Float(i) + Float(j) / Float(steps)))
-        }
-      }
-      points.append(path.interpolatedPoint(at: Float(n - 1)))
-    }
+    let points = splinePoints(of: path, through: m, spacing: sampleSpacing)
 
     let speedScales = speedScales(of: points)
     var centers: [Point] = []
@@ -177,6 +160,26 @@ public enum PenBrush {
     var flat = FlatPath()
     flat.append(contour: outline(of: samples))
     return flat.isEmpty ? nil : (flat, alphaScale)
+  }
+
+  /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
+  /// apart once mapped through `m` (1 to 64 a segment), then the path's end. Shared by every brush.
+  static func splinePoints(of path: StrokePath, through m: AffineTransform, spacing: Float) -> [StrokePoint] {
+    let n = path.count
+    guard n > 1 else { return path.controlPoints }
+    var points: [StrokePoint] = []
+    points.reserveCapacity(n * 2)
+    for i in 0..<(n - 1) {
+      let a = m.apply(path.controlPoints[i].location)
+      let b = m.apply(path.controlPoints[i + 1].location)
+      let length = a.distance(to: b)
+      let steps = length.isFinite ? Swift.min(Swift.max(Int((length / spacing).rounded(.up)), 1), 64) : 1
+      for j in 0..<steps {
+        points.append(path.interpolatedPoint(at: Float(i) + Float(j) / Float(steps)))
+      }
+    }
+    points.append(path.interpolatedPoint(at: Float(n - 1)))
+    return points
   }
 
   /// The boundary of the union of the discs and the capsules between consecutive discs, one

@@ -35,23 +35,7 @@ public struct StrokeSamples: Sendable {
     let m = stroke.transform.concatenating(view)
     let scale = m.meanScale
     guard scale.isFinite, scale > 0 else { return nil }
-    var points: [StrokePoint] = []
-    let n = path.count
-    if n == 1 {
-      points.append(path.controlPoints[0])
-    } else {
-      for i in 0..<(n - 1) {
-        let a = m.apply(path.controlPoints[i].location)
-        let b = m.apply(path.controlPoints[i + 1].location)
-        let length = a.distance(to: b)
-        let steps =
-          length.isFinite ? Swift.min(Swift.max(Int((length / Self.spacing).rounded(.up)), 1), 64) : 1
-        for j in 0..<steps {
-          points.append(path.interpolatedPoint(at: Float(i) + Float(j) / Float(steps)))
-        }
-      }
-      points.append(path.interpolatedPoint(at: Float(n - 1)))
-    }
+    let points = PenBrush.splinePoints(of: path, through: m, spacing: Self.spacing)
     var samples: [InkSample] = []
     samples.reserveCapacity(points.count)
     let minimumSpacing = Self.spacing / 3
