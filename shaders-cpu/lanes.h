@@ -263,6 +263,12 @@ INKWELL_HIDDEN void KERNEL(resolve_srgb8)(const float *tile, int width, int heig
     resolve_full_tile(tile, out, out_stride);
     return;
   }
+  if (width == 1 && height == 1) {
+    // One pixel (what a tile of one color resolves to): the first lane of its column.
+    VU pixel = resolve_lanes(tile, 0);
+    __builtin_memcpy(out, &pixel, 4);
+    return;
+  }
   uint8_t full[T * T * 4];
   resolve_full_tile(tile, full, T * 4);
   for (int y = 0; y < height; y++) __builtin_memcpy(out + y * out_stride, full + y * T * 4, 4 * (size_t)width);

@@ -124,19 +124,49 @@ struct ComparisonRow {
 }
 
 /// Renders several documents, `threads` at a time, each on one thread; one document on `threads`.
+/// `worker` (0 ..< threads) names the thread, so each can reuse its own output image.
 private func forEachDocument(
-  count: Int, threads: Int, _ body: @Sendable (_ index: Int, _ threads: Int) -> Void
+  count: Int, threads: Int, _ body: @Sendable (_ index: Int, _ threads: Int, _ worker: Int) -> Void
 ) {
   if threads <= 1 || count == 1 {
-    for index in 0..<count { body(index, threads) }
+    for index in 0..<count { body(index, threads, 0) }
     return
   }
   DispatchQueue.concurrentPerform(iterations: Swift.min(threads, count)) { worker in
     var index = worker
     while index < count {
-      body(index, 1)
+      body(index, 1, worker)
       index += threads
     }
+  }
+}
+
+/// One output image per worker, allocated and written once before any timing, as the peers'
+/// surfaces are: each timed run renders into the same pixels (`Renderer.render(_:into:)`).
+private final class OutputImages: @unchecked Sendable {
+  /// Disjoint slots, one per worker, so workers never touch the same image.
+  private let images: UnsafeMutablePointer<RGBA8Image>
+  private let count: Int
+
+  init(count: Int, width: Int, height: Int) {
+    self.count = count
+    images = .allocate(capacity: count)
+    for i in 0..<count {
+      (images + i).initialize(
+        to: RGBA8Image(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+      )
+    }
+  }
+
+  /// Renders into worker `worker`'s image; returns it when `keep` (a copy on the next render).
+  func render(_ primitives: [Primitive], worker: Int, threads: Int, keep: Bool) -> RGBA8Image? {
+    Renderer(threads: threads).render(primitives, into: &images[worker], background: .white)
+    return keep ? images[worker] : nil
+  }
+
+  func release() {
+    images.deinitialize(count: count)
+    images.deallocate()
   }
 }
 
@@ -217,14 +247,15 @@ enum Comparison {
       rows.append(
         ComparisonRow(scene: scene.name, engine: "inkwell", mode: "fill", stage: "fill", threads: threads))
       actions.append {
-        // Untimed: the polygons back from the file, as Inkwell primitives.
+        // Untimed: the polygons back from the file, as Inkwell primitives, and the output images.
         guard let polygons = try? PolygonFile.read(polygonPath) else { return nil }
         let documents = (0..<polygons.documents.count).map { polygons.primitives(document: $0) }
+        let images = OutputImages(count: threads, width: width, height: height)
+        defer { images.release() }
         let start = MonotonicClock.nanoseconds()
-        forEachDocument(count: documents.count, threads: threads) { index, threads in
-          let image = Renderer(threads: threads).render(
-            documents[index], width: width, height: height, background: .white)
-          if index == 0 && first.wanted {
+        forEachDocument(count: documents.count, threads: threads) { index, threads, worker in
+          let keep = index == 0 && first.wanted
+          if let image = images.render(documents[index], worker: worker, threads: threads, keep: keep) {
             first.image = image
             first.wanted = false
           }
@@ -240,12 +271,13 @@ enum Comparison {
             ComparisonRow(scene: scene.name, engine: "inkwell", mode: "ink", stage: stage, threads: threads))
           let encode = stage == "png"
           actions.append {
+            let images = OutputImages(count: threads, width: width, height: height)
+            defer { images.release() }
             let start = MonotonicClock.nanoseconds()
-            forEachDocument(count: drawings.count, threads: threads) { index, threads in
+            forEachDocument(count: drawings.count, threads: threads) { index, threads, worker in
               let primitives = SceneBuilder.primitives(for: drawings[index], view: view)
-              let image = Renderer(threads: threads).render(
-                primitives, width: width, height: height, background: .white)
-              if encode {
+              let image = images.render(primitives, worker: worker, threads: threads, keep: encode)
+              if encode, let image {
                 let bytes = (try? image.pngData(threads: threads))?.count ?? 0
                 if index == 0 { first.pngBytes = bytes }
               }

@@ -16,17 +16,22 @@ enum FillSceneCommand {
       return 1
     }
     let documents = (0..<scene.documents.count).map { scene.primitives(document: $0) }
-    func renderAll() -> [RGBA8Image] {
-      documents.map {
-        Renderer(threads: threads).render(
-          $0, width: scene.outWidth, height: scene.outHeight, background: .white)
+    // One image per document, allocated before timing (as the comparison and the peers do).
+    var images = documents.map { _ in
+      RGBA8Image(
+        width: scene.outWidth, height: scene.outHeight,
+        pixels: [UInt8](repeating: 0, count: scene.outWidth * scene.outHeight * 4))
+    }
+    func renderAll() {
+      for index in documents.indices {
+        Renderer(threads: threads).render(documents[index], into: &images[index], background: .white)
       }
     }
-    var images = renderAll()  // warm-up
+    renderAll()  // warm-up
     var samples: [Double] = []
     for _ in 0..<runs {
       let start = MonotonicClock.nanoseconds()
-      images = renderAll()
+      renderAll()
       samples.append(MonotonicClock.milliseconds(from: start, to: MonotonicClock.nanoseconds()))
     }
     let summary = TimingSummary(samples)

@@ -41,6 +41,17 @@ public struct Renderer: Sendable {
       background: LinearColor(background), threads: threads)
   }
 
+  /// Fills `primitives` in order over `background` into `image` (its size is the canvas's),
+  /// overwriting every pixel: reusing one image across renders of the same size spares the
+  /// allocation and the first touch of a fresh buffer, which on a large page costs as much as
+  /// filling it.
+  public func render(_ primitives: [Primitive], into image: inout RGBA8Image, background: Color) {
+    rasterizer.render(
+      Self.bin(primitives, width: image.width, height: image.height, threads: threads),
+      primitives: primitives,
+      background: LinearColor(background), threads: threads, into: &image)
+  }
+
   /// Like `render(_:width:height:background:)`, to premultiplied linear float RGBA.
   public func renderLinear(_ primitives: [Primitive], width: Int, height: Int, background: LinearColor)
     -> [Float]
@@ -60,7 +71,7 @@ public struct Renderer: Sendable {
   ) -> TileBins {
     let grid = TileGrid(width: width, height: height)
     // Below this many primitives a run costs less than the hand-off.
-    let runs = Swift.min(Swift.max(threads, 1) * 4, primitives.count / 64)
+    let runs = threads > 1 ? Swift.min(threads * 4, primitives.count / 64) : 1
     guard runs > 1 else {
       var binner = TileBinner(grid: grid, rowOffset: rowOffset)
       for (index, primitive) in primitives.enumerated() { binner.add(primitive, index: index) }

@@ -175,6 +175,71 @@ struct KernelTests {
   }
 }
 
+@Suite("Tile shortcuts")
+struct TileShortcutTests {
+  /// Translucent and opaque rectangles covering whole tiles, some with fractional edges: most
+  /// tiles end up one color, the rest are mixed.
+  static func stackedRectangles() -> [Primitive] {
+    let shapes: [(Float, Float, Float, Float, Color)] = [
+      (0, 0, 160, 96, Color(red: 0.2, green: 0.4, blue: 0.8, alpha: 0.5)),
+      (32, 0, 128, 64, Color(red: 0.9, green: 0.1, blue: 0.1, alpha: 0.35)),
+      (64, 32, 160, 96, Color(red: 0.1, green: 0.7, blue: 0.3)),
+      (70.5, 40.25, 150, 90, Color(red: 1, green: 1, blue: 0, alpha: 0.2)),
+      (0, 0, 64, 64, Color(red: 0, green: 0, blue: 0, alpha: 0.1)),
+    ]
+    return shapes.map { x0, y0, x1, y1, color in
+      Primitive(path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]), color: LinearColor(color))
+    }
+  }
+
+  @Test("tiles of one color resolve to the bytes a full resolve of each tile gives")
+  func uniformTiles() {
+    let (width, height) = (176, 100)
+    let primitives = Self.stackedRectangles()
+    let renderer = Renderer(threads: 1)
+    let image = renderer.render(primitives, width: width, height: height, background: .white)
+    let bins = Renderer.bin(primitives, width: width, height: height)
+    let expected = LockedBytes(count: width * height * 4)
+    let kernels = renderer.rasterizer.kernels
+    renderer.rasterizer.renderTiles(bins, primitives: primitives, background: LinearColor(.white), threads: 1)
+    {
+      col, row, tile in
+      let w = Swift.min(32, width - col * 32)
+      let h = Swift.min(32, height - row * 32)
+      expected.withBytes { bytes in
+        kernels.resolveSRGB8(tile, w, h, bytes + (row * 32 * width + col * 32) * 4, width * 4)
+      }
+    }
+    #expect(image.pixels == expected.bytes)
+    // Both shortcuts were taken: solid-only tiles and mixed ones.
+    #expect(image.pixel(x: 100, y: 10) != image.pixel(x: 40, y: 10))
+  }
+
+  @Test("rendering into an image overwrites every pixel with what a fresh render gives")
+  func renderInto() {
+    let drawing = randomDrawing(seed: 5, count: 40, width: 150, height: 90)
+    let viewport = Viewport(region: Rect(x: 0, y: 0, width: 150, height: 90), width: 150, height: 90)
+    let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+    let renderer = Renderer(threads: 2)
+    let fresh = renderer.render(primitives, width: 150, height: 90, background: .clear)
+    var reused = RGBA8Image(width: 150, height: 90, pixels: [UInt8](repeating: 0xA5, count: 150 * 90 * 4))
+    renderer.render(primitives, into: &reused, background: .clear)
+    #expect(reused == fresh)
+    renderer.render(Self.stackedRectangles(), into: &reused, background: .clear)
+    renderer.render(primitives, into: &reused, background: .clear)
+    #expect(reused == fresh)
+  }
+}
+
+/// Bytes written from several closures in turn.
+private final class LockedBytes: @unchecked Sendable {
+  private(set) var bytes: [UInt8]
+  init(count: Int) { bytes = [UInt8](repeating: 0, count: count) }
+  func withBytes(_ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+    bytes.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+  }
+}
+
 @Suite("Determinism")
 struct DeterminismTests {
   @Test("1, 2 and 3 threads give identical bytes on a seeded random scene", arguments: [11, 12])

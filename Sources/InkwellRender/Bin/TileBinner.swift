@@ -92,7 +92,7 @@ public struct TileBinner {
   private var pieceSegments: [TileSegment] = []
   private var backdropDelta: [Int32] = []
   private var tileCounts: [Int32] = []
-  private var sortedPieces: [TileSegment] = []
+  private var cursor: [Int32] = []
 
   public init(grid: TileGrid, rowOffset: Int = 0) {
     self.grid = grid
@@ -199,15 +199,23 @@ public struct TileBinner {
     for tile in pieceTiles { tileCounts[Int(tile) + 1] += 1 }
     for i in 0..<tiles { tileCounts[i + 1] += tileCounts[i] }
     let base = segments.count
-    sortedPieces.removeAll(keepingCapacity: true)
-    sortedPieces.append(
-      contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: pieceSegments.count))
-    var cursor = tileCounts
-    for (tile, segment) in zip(pieceTiles, pieceSegments) {
-      sortedPieces[Int(cursor[Int(tile)])] = segment
-      cursor[Int(tile)] += 1
+    let count = pieceSegments.count
+    segments.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: count))
+    cursor.removeAll(keepingCapacity: true)
+    cursor.append(contentsOf: tileCounts)
+    segments.withUnsafeMutableBufferPointer { segments in
+      cursor.withUnsafeMutableBufferPointer { cursor in
+        pieceTiles.withUnsafeBufferPointer { tiles in
+          pieceSegments.withUnsafeBufferPointer { pieces in
+            for i in 0..<count {
+              let tile = Int(tiles[i])
+              segments[base + Int(cursor[tile])] = pieces[i]
+              cursor[tile] &+= 1
+            }
+          }
+        }
+      }
     }
-    segments.append(contentsOf: sortedPieces)
 
     for row in 0..<region.rows {
       var winding: Int32 = 0
@@ -240,6 +248,7 @@ private struct ContourWalker {
   let grid: TileGrid
   var region: TileBinner.Region
   let tile = Float(TileGrid.tileSize)
+  let inverseTile = 1 / Float(TileGrid.tileSize)
 
   /// The piece before the current one: its row, column (canvas tiles) and whether one exists.
   private var previousRow = 0
@@ -264,10 +273,12 @@ private struct ContourWalker {
 
   mutating func walk(_ contour: ArraySlice<Point>, into binner: inout TileBinner) {
     hasPrevious = false
-    var previous = contour.last!
-    for point in contour {
-      edge(from: previous, to: point, into: &binner)
-      previous = point
+    contour.withUnsafeBufferPointer { points in
+      guard var previous = points.last else { return }
+      for point in points {
+        edge(from: previous, to: point, into: &binner)
+        previous = point
+      }
     }
     if hasPrevious {
       transition(
@@ -277,7 +288,23 @@ private struct ContourWalker {
   }
 
   /// Cuts one edge at the canvas border and at tile borders.
+  @inline(__always)
   private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
+    // Most edges of a flattened outline are short: both ends inside the binned rows and in one
+    // tile, so the edge is its own single piece (what the general cut below gives too).
+    let w = Float(grid.width)
+    if a.x >= 0, a.x < w, b.x >= 0, b.x < w, a.y >= top, a.y < bottom, b.y >= top, b.y < bottom {
+      let col = Int(a.x * inverseTile)
+      let row = Int(a.y * inverseTile)
+      if col == Int(b.x * inverseTile), row == Int(b.y * inverseTile) {
+        piece(from: a, to: b, row: row, col: col, into: &binner)
+        return
+      }
+    }
+    cutEdge(from: a, to: b, into: &binner)
+  }
+
+  private mutating func cutEdge(from a: Point, to b: Point, into binner: inout TileBinner) {
     let w = Float(grid.width)
     // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border.
     cuts.removeAll(keepingCapacity: true)
@@ -328,8 +355,17 @@ private struct ContourWalker {
     let mid = Point(x: (a.x + b.x) * 0.5, y: (a.y + b.y) * 0.5)
     let col = Swift.min(Swift.max(Int(mid.x / tile), region.col0), region.col0 + region.cols - 1)
     let row = Swift.min(Swift.max(Int(mid.y / tile), region.row0), region.row0 + region.rows - 1)
+    piece(from: a, to: b, row: row, col: col, into: &binner)
+  }
+
+  /// A piece already known to lie in tile (`row`, `col`) of the region.
+  @inline(__always)
+  private mutating func piece(from a: Point, to b: Point, row: Int, col: Int, into binner: inout TileBinner) {
+    guard a != b else { return }
     if hasPrevious {
-      transition(fromRow: previousRow, fromCol: previousCol, toRow: row, toCol: col, at: a, into: &binner)
+      if row != previousRow || col != previousCol {
+        transition(fromRow: previousRow, fromCol: previousCol, toRow: row, toCol: col, at: a, into: &binner)
+      }
     } else {
       hasPrevious = true
       firstRow = row

@@ -63,35 +63,69 @@ public struct TileRasterizer: Sendable {
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int
   ) -> RGBA8Image {
     let grid = bins.grid
-    let backgroundPixel = resolvedPixel(background)
     let count = grid.width * grid.height * 4
-    // Every byte is written below (each tile resolves or fills its pixels), so the buffer starts
+    // Every byte is written (each tile resolves or fills its pixels), so the buffer starts
     // uninitialized: zero-filling a page-sized image first cost about a tenth of a large render.
     let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
       initialized = count
       guard let base = buffer.baseAddress else { return }
-      let output = SharedPointer(base: base)
-      let resolve = kernels.resolveSRGB8
-      let size = TileGrid.tileSize
-      forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
-        col, row, tile in
-        let x0 = col * size
-        let y0 = row * size
-        let w = Swift.min(size, grid.width - x0)
-        let h = Swift.min(size, grid.height - y0)
-        let corner = output.base + (y0 * grid.width + x0) * 4
-        guard let tile else {
-          // No primitive touches the tile: every pixel is the background's.
-          UnsafeMutableRawPointer(corner).withMemoryRebound(to: UInt32.self, capacity: grid.width * h) {
-            words in
-            for y in 0..<h { (words + y * grid.width).update(repeating: backgroundPixel, count: w) }
-          }
-          return
-        }
-        resolve(tile, w, h, corner, grid.width * 4)
-      }
+      render(bins, primitives: primitives, background: background, threads: threads, into: base)
     }
     return RGBA8Image(width: grid.width, height: grid.height, pixels: pixels)
+  }
+
+  /// Like `render(_:primitives:background:threads:)`, into `image`, whose pixels are all
+  /// overwritten: a caller rendering many pages of one size keeps one image and spares the
+  /// allocation and the first touch of its memory. `image` must be the grid's size.
+  public func render(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
+    into image: inout RGBA8Image
+  ) {
+    precondition(image.width == bins.grid.width && image.height == bins.grid.height, "image size differs")
+    image.pixels.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      render(bins, primitives: primitives, background: background, threads: threads, into: base)
+    }
+  }
+
+  private func render(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
+    into base: UnsafeMutablePointer<UInt8>
+  ) {
+    let grid = bins.grid
+    let backgroundPixel = resolvedPixel(background)
+    let output = SharedPointer(base: base)
+    let resolve = kernels.resolveSRGB8
+    let size = TileGrid.tileSize
+    forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
+      col, row, tile, uniform in
+      let x0 = col * size
+      let y0 = row * size
+      let w = Swift.min(size, grid.width - x0)
+      let h = Swift.min(size, grid.height - y0)
+      let corner = output.base + (y0 * grid.width + x0) * 4
+      func fill(_ pixel: UInt32) {
+        UnsafeMutableRawPointer(corner).withMemoryRebound(to: UInt32.self, capacity: grid.width * h) {
+          words in
+          for y in 0..<h { (words + y * grid.width).update(repeating: pixel, count: w) }
+        }
+      }
+      guard let tile else {
+        // No primitive touches the tile: every pixel is the background's.
+        fill(backgroundPixel)
+        return
+      }
+      if uniform {
+        // Every pixel holds the same color, and the resolve is per pixel: resolve one.
+        var pixel: UInt32 = 0
+        withUnsafeMutableBytes(of: &pixel) { bytes in
+          resolve(tile, 1, 1, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+        }
+        fill(pixel)
+        return
+      }
+      resolve(tile, w, h, corner, grid.width * 4)
+    }
   }
 
   /// Renders to premultiplied linear-light float RGBA, 4 floats a pixel, rows top to bottom.
@@ -125,7 +159,7 @@ public struct TileRasterizer: Sendable {
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>) -> Void
   ) {
     forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: false) {
-      col, row, tile in sink(col, row, tile!)
+      col, row, tile, _ in sink(col, row, tile!)
     }
   }
 
@@ -135,8 +169,9 @@ public struct TileRasterizer: Sendable {
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
   ) {
-    forEachTile(
-      bins, primitives: primitives, background: background, threads: threads, skipEmpty: true, sink: sink)
+    forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
+      col, row, tile, _ in sink(col, row, tile)
+    }
   }
 
   /// A tile filled with `color`, as the compositor would leave an untouched tile: for resolving
@@ -162,10 +197,11 @@ public struct TileRasterizer: Sendable {
     return pixel
   }
 
-  /// Renders every tile; `sink` gets `nil` for a tile that no primitive touches when `skipEmpty`.
+  /// Renders every tile; `sink` gets `nil` for a tile that no primitive touches when `skipEmpty`,
+  /// and whether every pixel of the tile holds the same color.
   private func forEachTile(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int, skipEmpty: Bool,
-    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, Bool) -> Void
   ) {
     let grid = bins.grid
     guard grid.tileCount > 0 else { return }
@@ -216,11 +252,11 @@ public struct TileRasterizer: Sendable {
                       for col in 0..<grid.tilesX {
                         let tileIndex = row * grid.tilesX + col
                         if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
-                          sink(col, row, nil)
+                          sink(col, row, nil, true)
                           continue
                         }
-                        composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
-                        sink(col, row, scratch.tile)
+                        let uniform = composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
+                        sink(col, row, scratch.tile, uniform)
                       }
                     }
                   }
@@ -233,7 +269,9 @@ public struct TileRasterizer: Sendable {
     }
   }
 
-  private func composite(tileIndex: Int, scene: SceneView, scratch: TileScratch) {
+  /// Composites tile `tileIndex` into `scratch.tile`; returns whether every pixel holds the same
+  /// color (only solid tile-wide fills reached it: each pixel went through the same arithmetic).
+  private func composite(tileIndex: Int, scene: SceneView, scratch: TileScratch) -> Bool {
     let first = scene.entryStart[tileIndex]
     let end = scene.entryStart[tileIndex + 1]
     // An opaque primitive covering the whole tile hides everything under it: start from the last
@@ -256,6 +294,7 @@ public struct TileRasterizer: Sendable {
       }
     }
     kernels.fillTile(scratch.tile, base)
+    var uniform = true
     var index = start
     while index < end {
       let entry = scene.entries![index]
@@ -263,6 +302,7 @@ public struct TileRasterizer: Sendable {
       let color = scene.colors + 4 * primitive
       let rule = scene.rules![primitive]
       if scene.masks![primitive] != 0 {
+        uniform = false
         index = compositeMasked(from: index, end: end, tileIndex: tileIndex, scene: scene, scratch: scratch)
         continue
       }
@@ -271,11 +311,13 @@ public struct TileRasterizer: Sendable {
         if Self.covers(entry.backdrop, rule) { kernels.compositeSolid(scratch.tile, color, 1) }
         continue
       }
+      uniform = false
       if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
       kernels.accumulateLines(
         scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
       kernels.fillCoverage(scratch.tile, scratch.cells, rule, color)
     }
+    return uniform
   }
 
   /// Composites a masked primitive whose entries in this tile start at `index` (fill, then clip,
