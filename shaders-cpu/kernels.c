@@ -59,7 +59,8 @@ static void accumulate_row(float *cells, int r, float xa, float xb, float dy) {
   }
 }
 
-void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
+static inline __attribute__((always_inline)) void accumulate_line(float *cells, float x0, float y0,
+                                                                  float x1, float y1) {
   x0 = clampf(x0, 0.0f, (float)T);
   x1 = clampf(x1, 0.0f, (float)T);
   y0 = clampf(y0, 0.0f, (float)T);
@@ -73,7 +74,9 @@ void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1, 
   }
   float dxdy = (x1 - x0) / (y1 - y0);
   int r0 = (int)y0;
-  int r1 = (int)ceilf(y1);
+  // ceil(y1) for y1 in [0, T], without a library call.
+  int r1 = (int)y1;
+  if ((float)r1 < y1) r1 += 1;
   if (r1 > T) r1 = T;
   for (int r = r0; r < r1; r++) {
     float ya = (float)r > y0 ? (float)r : y0;
@@ -85,10 +88,14 @@ void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1, 
   }
 }
 
+void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
+  accumulate_line(cells, x0, y0, x1, y1);
+}
+
 void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count) {
   for (size_t i = 0; i < count; i++) {
     const float *l = lines + 4 * i;
-    inkwell_scalar_accumulate_line(cells, l[0], l[1], l[2], l[3]);
+    accumulate_line(cells, l[0], l[1], l[2], l[3]);
   }
 }
 

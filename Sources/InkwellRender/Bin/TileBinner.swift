@@ -88,8 +88,13 @@ public struct TileBinner {
   private var segments: [TileSegment] = []
 
   // Per-primitive scratch, reused.
-  private var pieceTiles: [Int32] = []
-  private var pieceSegments: [TileSegment] = []
+  // The current path's pieces, tagged with their tile in the region: a buffer of its own rather
+  // than an array, since appending here is the innermost step of binning. `pieceStorage` owns the
+  // memory; a copied binner gets fresh storage on its next `add`.
+  private var pieceStorage = PieceStorage(capacity: 1024)
+  private var pieces: UnsafeMutablePointer<Piece>
+  private var pieceCapacity = 1024
+  private var pieceCount = 0
   private var backdropDelta: [Int32] = []
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
@@ -97,6 +102,7 @@ public struct TileBinner {
   public init(grid: TileGrid, rowOffset: Int = 0) {
     self.grid = grid
     self.rowOffset = rowOffset
+    pieces = pieceStorage.base
   }
 
   /// The canvas rows this grid covers, in pixels: `top ..< bottom`.
@@ -130,8 +136,11 @@ public struct TileBinner {
     let row1 = Swift.min(Int(Swift.min(bounds.maxY, bottom) / t), rowOffset + grid.tilesY - 1)
     var region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
 
-    pieceTiles.removeAll(keepingCapacity: true)
-    pieceSegments.removeAll(keepingCapacity: true)
+    if !isKnownUniquelyReferenced(&pieceStorage) {
+      pieceStorage = PieceStorage(capacity: pieceCapacity)
+      pieces = pieceStorage.base
+    }
+    pieceCount = 0
     backdropDelta.removeAll(keepingCapacity: true)
     backdropDelta.append(contentsOf: repeatElement(0, count: region.rows * (region.cols + 1)))
 
@@ -184,8 +193,17 @@ public struct TileBinner {
   }
 
   fileprivate mutating func addPiece(localTile: Int, _ segment: TileSegment) {
-    pieceTiles.append(Int32(localTile))
-    pieceSegments.append(segment)
+    if pieceCount == pieceCapacity { growPieces() }
+    (pieces + pieceCount).initialize(to: Piece(tile: Int32(truncatingIfNeeded: localTile), segment: segment))
+    pieceCount &+= 1
+  }
+
+  private mutating func growPieces() {
+    let larger = PieceStorage(capacity: pieceCapacity * 2)
+    larger.base.initialize(from: pieces, count: pieceCount)
+    pieceStorage = larger
+    pieces = larger.base
+    pieceCapacity *= 2
   }
 
   fileprivate mutating func addBackdrop(localRow: Int, afterLocalCol col: Int, _ winding: Int32, cols: Int) {
@@ -196,23 +214,22 @@ public struct TileBinner {
     let tiles = region.rows * region.cols
     tileCounts.removeAll(keepingCapacity: true)
     tileCounts.append(contentsOf: repeatElement(0, count: tiles + 1))
-    for tile in pieceTiles { tileCounts[Int(tile) + 1] += 1 }
-    for i in 0..<tiles { tileCounts[i + 1] += tileCounts[i] }
+    let count = pieceCount
+    let pieces = self.pieces
+    tileCounts.withUnsafeMutableBufferPointer { counts in
+      for i in 0..<count { counts[Int(pieces[i].tile) + 1] &+= 1 }
+      for i in 0..<tiles { counts[i + 1] &+= counts[i] }
+    }
     let base = segments.count
-    let count = pieceSegments.count
     segments.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: count))
     cursor.removeAll(keepingCapacity: true)
     cursor.append(contentsOf: tileCounts)
     segments.withUnsafeMutableBufferPointer { segments in
       cursor.withUnsafeMutableBufferPointer { cursor in
-        pieceTiles.withUnsafeBufferPointer { tiles in
-          pieceSegments.withUnsafeBufferPointer { pieces in
-            for i in 0..<count {
-              let tile = Int(tiles[i])
-              segments[base + Int(cursor[tile])] = pieces[i]
-              cursor[tile] &+= 1
-            }
-          }
+        for i in 0..<count {
+          let tile = Int(pieces[i].tile)
+          segments[base + Int(cursor[tile])] = pieces[i].segment
+          cursor[tile] &+= 1
         }
       }
     }
@@ -240,6 +257,19 @@ public struct TileBinner {
       }
     }
   }
+}
+
+/// A piece and the tile of the region it lies in.
+struct Piece {
+  var tile: Int32
+  var segment: TileSegment
+}
+
+/// Owns a binner's piece buffer.
+private final class PieceStorage: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Piece>
+  init(capacity: Int) { base = .allocate(capacity: capacity) }
+  deinit { base.deallocate() }
 }
 
 /// Walks a contour's edges, cutting them into tile pieces and recording the winding carried
