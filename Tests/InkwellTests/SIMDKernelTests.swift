@@ -171,6 +171,35 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test("resolve of tiles made of runs of one color, as paper with a stroke across it", arguments: levels)
+  func resolveRuns(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 9)
+    // A few colors, among them ones that compare equal but differ in sign or are not equal to
+    // themselves, painted in runs of random length down the columns.
+    let colors: [(Float, Float, Float, Float)] = [
+      (1, 1, 1, 1), (0.5, 0.25, 0.125, 1), (0, 0, 0, 0), (-0.0, 0, -0.0, -0.0), (.nan, 0.5, 0.5, 1),
+      (0.3, 0.3, 0.3, 0.6), (2, 0.9999, 0.00001, 1),
+    ]
+    for round in 0..<16 {
+      var tile = [Float](repeating: 0, count: 4 * 1024)
+      var i = 0
+      while i < 1024 {
+        let color = colors[Int.random(in: 0..<(round < 8 ? 3 : colors.count), using: &rng)]
+        let run = Int.random(in: 1...40, using: &rng)
+        for j in i..<Swift.min(1024, i + run) {
+          (tile[j], tile[1024 + j], tile[2048 + j], tile[3072 + j]) = color
+        }
+        i += run
+      }
+      var out = [UInt8](repeating: 0, count: 4 * 1024)
+      var expected = out
+      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
+      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      #expect(out == expected, "round \(round)")
+    }
+  }
+
   /// Floats near every threshold (±2 ulps), the edges of the range, special values and a seeded
   /// sample of `count` bit patterns spread over [0, 1] and a little outside.
   static func encodeInputs(count: Int) -> [Float] {
