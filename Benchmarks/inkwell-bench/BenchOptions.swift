@@ -25,6 +25,8 @@ struct BenchOptions {
       --no-staged       only the comparison (fill and ink against the peers), not the staged table
       --fill-scene FILE fill an INKOUTL1 polygon file with Inkwell and print the time, then exit;
                         with -o OUT.png write the first document (others as OUT-N.png)
+      --stream-png FILE render a document file to -o OUT.png band by band, as the command line
+                        does, and print the time and the process's peak memory, then exit
       --help            this text
 
     The comparison scenes big, huge and thumbs run in the full run (no --quick, no --scene) or when
@@ -47,6 +49,7 @@ struct BenchOptions {
   var polygonDirectory = ".build/bench/polygons"
   var staged = true
   var fillScene: String?
+  var streamPNG: String?
   var output: String?
 
   /// A usage error, printed with the usage text.
@@ -98,6 +101,8 @@ struct BenchOptions {
         staged = false
       case "--fill-scene":
         fillScene = try value(for: argument)
+      case "--stream-png":
+        streamPNG = try value(for: argument)
       case "-o", "--output":
         output = try value(for: argument)
       case "--help", "-h":

@@ -5,8 +5,9 @@
 // an INKOUTL1 polygon file; Inkwell's `fill` reads that file back (untimed) and times binning,
 // raster and resolve to 8-bit pixels; each peer's worker reads the same file and builds its paths
 // before any clock starts. `ink` times SceneBuilder + bin + raster + resolve from the drawing in
-// memory (parsing and PNG encoding are the staged table's business); thumbs and huge also time
-// ink with PNG encoding (stage `png`). All variants of a scene run once to warm up (the run whose
+// memory (parsing and PNG encoding are the staged table's business); thumbs also times ink with
+// PNG encoding (stage `png`), and huge times its document file written to PNG band by band in a
+// child process, as the command line writes it (stage `stream`, with that process's peak memory). All variants of a scene run once to warm up (the run whose
 // peak memory is kept), then round-robin for the timed runs (A B C … A B C …).
 
 import Dispatch
@@ -38,6 +39,9 @@ struct ComparisonScene {
   var encodesPNG = false
   /// Also time writing a float RGBA buffer of the output's size once (fill-rate's yardstick).
   var measuresFloatWrite = false
+  /// Also render the document file to PNG band by band in a child process (stage `stream`), for
+  /// that process's peak memory (the memory scene).
+  var streamsPNG = false
 
   var scale: Float { Float(outWidth) / Float(width) }
 
@@ -53,7 +57,7 @@ struct ComparisonScene {
 
   static var huge: ComparisonScene {
     var scene = synthetic(.huge)
-    scene.encodesPNG = true
+    scene.streamsPNG = true
     return scene
   }
 
@@ -111,7 +115,8 @@ struct ComparisonRow {
   let scene: String
   let engine: String
   let mode: String
-  /// "fill" for fills, "pixels" for ink to pixels, "png" for ink to PNG bytes.
+  /// "fill" for fills, "pixels" for ink to pixels, "png" for ink to PNG bytes, "stream" for a
+  /// document file to a PNG file band by band in a child process.
   let stage: String
   let threads: Int
   var samples: [Double] = []
@@ -301,6 +306,32 @@ enum Comparison {
     }
     let inkwellVariants = rows.count
 
+    // The document written to PNG by a child process (the command line's streamed path), timed
+    // from reading the file to the committed PNG; its peak memory is the child's own.
+    var streamChildren: [(row: Int, child: StreamPNGChild)] = []
+    if scene.streamsPNG, drawings.count == 1 {
+      let documentPath = settings.polygonDirectory + "/" + String(fileName) + ".inkwell"
+      let bounds = Rect(
+        x: scene.originX, y: scene.originY, width: Float(scene.width), height: Float(scene.height))
+      do {
+        try writeFile(
+          documentPath, bytes: try BinaryFormat.encode(Document(bounds: bounds, drawing: drawings[0])))
+        for threads in settings.threadCounts {
+          let child = StreamPNGChild(
+            document: documentPath,
+            output: settings.polygonDirectory + "/" + String(fileName) + "-stream.png",
+            threads: threads)
+          rows.append(
+            ComparisonRow(
+              scene: scene.name, engine: "inkwell", mode: "ink", stage: "stream", threads: threads))
+          actions.append { child.run() }
+          streamChildren.append((rows.count - 1, child))
+        }
+      } catch {
+        log("comparison \(scene.name): cannot write \(documentPath): \(error)")
+      }
+    }
+
     var workers: [PeerWorker] = []
     if let python = settings.python {
       // All workers build their paths at once; then each is waited for in turn.
@@ -361,6 +392,10 @@ enum Comparison {
     for (offset, worker) in workers.enumerated() {
       let index = rows.firstIndex { $0.engine == worker.engine } ?? inkwellVariants + offset
       rows[index].peakRSSKiB = worker.peakRSSKiB
+    }
+    for (index, child) in streamChildren {
+      rows[index].peakRSSKiB = child.peakKiB
+      if let problem = child.problem { rows[index].note = problem }
     }
     if first.pngBytes > 0, let index = rows.firstIndex(where: { $0.stage == "png" }) {
       rows[index].note = "first document \(first.pngBytes) PNG bytes"

@@ -127,9 +127,11 @@ enum ComparisonReport {
             ratio: fill1 / fill2, limit: 1.8, atLeast: true))
       }
       if scene == "huge" {
-        // Written to PNG: the ink/png rows (any thread count), else whatever ink rows there are.
+        // Written to PNG as the command line does (bands streamed to the encoder, in a process of
+        // its own): the ink/stream rows; without them, the in-memory ink/png rows.
         let inkRows = rows.filter { $0.scene == scene && $0.engine == "inkwell" && $0.mode == "ink" }
-        let pngRows = inkRows.filter { $0.stage == "png" }
+        let streamRows = inkRows.filter { $0.stage == "stream" }
+        let pngRows = streamRows.isEmpty ? inkRows.filter { $0.stage == "png" } : streamRows
         if let worst = (pngRows.isEmpty ? inkRows : pngRows).map(\.peakRSSKiB).max(), worst > 0 {
           checks.append(
             TargetCheck(

@@ -71,6 +71,14 @@ if let path = options.fillScene {
       path: path, threads: options.threadCounts.first ?? 1, runs: options.runs, output: options.output))
 }
 
+if let path = options.streamPNG {
+  guard let output = options.output else {
+    print("inkwell-bench: --stream-png needs -o OUT.png", to: &standardError)
+    exit(2)
+  }
+  exit(StreamPNGCommand.run(path: path, output: output, threads: options.threadCounts.first ?? 1))
+}
+
 if let directory = options.sceneOutputDirectory {
   makeDirectories(directory)
   for scene in SyntheticScene.all {
