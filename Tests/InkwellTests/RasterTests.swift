@@ -104,6 +104,42 @@ struct CoverageTests {
   }
 }
 
+extension CoverageTests {
+  @Test("binning equals the whole-canvas reference on outlines of short edges", arguments: 0..<8)
+  func shortEdgesMatchReference(seed: Int) {
+    var rng = SeededGenerator(seed: UInt64(seed) + 300)
+    let (w, h) = (150, 110)
+    // Wandering loops with an edge every 0.5–3 px: long runs of edges inside one tile, crossings,
+    // zero-length and horizontal edges, points on tile borders, and parts outside the canvas.
+    var contours: [[Point]] = []
+    for _ in 0..<Int.random(in: 1...3, using: &rng) {
+      var p = Point(x: rng.float(-20...170), y: rng.float(-20...130))
+      var heading = rng.float(-3...3)
+      var contour: [Point] = []
+      for _ in 0..<Int.random(in: 40...400, using: &rng) {
+        heading += rng.float(-0.4...0.4)
+        let step = rng.float(0.5...3)
+        p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
+        switch Int.random(in: 0..<20, using: &rng) {
+        case 0: contour.append(p)  // a zero-length edge follows
+        case 1: p.y = contour.last?.y ?? p.y  // horizontal
+        case 2: p.x = (p.x / 32).rounded() * 32  // on a tile border
+        default: break
+        }
+        contour.append(p)
+      }
+      contours.append(contour)
+    }
+    let path = FlatPath(contours: contours)
+    for rule in [FillRule.nonZero, .evenOdd] {
+      let tiled = coverage(path, rule: rule, width: w, height: h)
+      let reference = CanvasReference.coverage(of: path, rule: rule, width: w, height: h)
+      let worst = zip(tiled, reference).map { abs($0 - $1) }.max() ?? 0
+      #expect(worst <= 2e-4, "seed \(seed), rule \(rule): worst difference \(worst)")
+    }
+  }
+}
+
 @Suite("C kernels against the scalar Swift reference")
 struct KernelTests {
   @Test("sRGB thresholds are the same table")

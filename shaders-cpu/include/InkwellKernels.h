@@ -116,6 +116,23 @@ const char *inkwell_simd_name(inkwell_simd_level level);
 /// winding to the pixels on its right. Coordinates are clamped into 0…INKWELL_TILE.
 void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1);
 
+/// A line piece of a path in one tile's coordinates, and the tile (numbered within the path's
+/// region of tiles) it belongs to.
+typedef struct {
+  int32_t tile;
+  float x0, y0, x1, y1;
+} inkwell_tile_piece;
+
+/// Binning's inner loop (bin.c). `points` are x, y pairs; edge i runs from point i − 1 to point i.
+/// From edge `first` (≥ 1) up to `end`, appends every edge that starts and ends inside the canvas
+/// rows [0, width) × [top, bottom) and in tile (`col`, `row`) to `pieces` as that tile's piece
+/// (horizontal ones are skipped: they carry no winding), numbering them `local_tile`. Stops at the
+/// first edge that does not qualify, or when `*count` reaches `capacity`; returns that edge's
+/// index and leaves the number of pieces in `*count`.
+size_t inkwell_bin_edges_in_tile(const float *points, size_t first, size_t end, int col, int row,
+                                 int32_t local_tile, float width, float top, float bottom,
+                                 inkwell_tile_piece *pieces, size_t *count, size_t capacity);
+
 /// `inkwell_accumulate_line` for `count` lines stored as x0, y0, x1, y1 quadruples, in order.
 void inkwell_accumulate_lines(float *cells, const float *lines, size_t count);
 
