@@ -29,7 +29,8 @@ static inline float clampf(float v, float lo, float hi) {
 
 // Adds a line piece that lies inside pixel row `r`, with signed height dy (its winding) and
 // horizontal extent xa → xb. Cell (c, r) is cells[c·S + r].
-static void accumulate_row(float *cells, int r, float xa, float xb, float dy) {
+static inline __attribute__((always_inline)) void accumulate_row(float *cells, int r, float xa,
+                                                                 float xb, float dy) {
   float *row = cells + r;
   float xl = xa < xb ? xa : xb;
   float xr = xa < xb ? xb : xa;
@@ -45,6 +46,19 @@ static void accumulate_row(float *cells, int r, float xa, float xb, float dy) {
   // Several cells: split the piece at cell borders; each part carries dy in proportion to its
   // width, since the piece is straight.
   float inv = dy / (xr - xl);
+  if (xr <= (float)cl + 2.0f) {
+    // Two cells, the common case of a short piece: the loop below unrolled, same operations.
+    float mid = (float)(cl + 1);
+    float part = (mid - xl) * inv;
+    float fx = (xl + mid) * 0.5f - (float)cl;
+    row[cl * S] += part * (1.0f - fx);
+    row[(cl + 1) * S] += part * fx;
+    part = (xr - mid) * inv;
+    fx = (mid + xr) * 0.5f - mid;
+    row[(cl + 1) * S] += part * (1.0f - fx);
+    row[(cl + 2) * S] += part * fx;
+    return;
+  }
   float x = xl;
   int c = cl;
   while (x < xr && c <= T) {
@@ -78,13 +92,14 @@ static inline __attribute__((always_inline)) void accumulate_line(float *cells, 
   int r1 = (int)y1;
   if ((float)r1 < y1) r1 += 1;
   if (r1 > T) r1 = T;
+  // Each row starts where the one above ended: ya = max(r, y0), xa at ya.
+  float ya = y0, xa = x0;
   for (int r = r0; r < r1; r++) {
-    float ya = (float)r > y0 ? (float)r : y0;
     float yb = (float)(r + 1) < y1 ? (float)(r + 1) : y1;
-    if (yb <= ya) continue;
-    float xa = clampf(x0 + (ya - y0) * dxdy, 0.0f, (float)T);
     float xb = clampf(x0 + (yb - y0) * dxdy, 0.0f, (float)T);
-    accumulate_row(cells, r, xa, xb, (yb - ya) * dir);
+    if (yb > ya) accumulate_row(cells, r, xa, xb, (yb - ya) * dir);
+    ya = yb;
+    xa = xb;
   }
 }
 

@@ -111,6 +111,12 @@ public struct TileBinner {
     pieces = pieceStorage.base
   }
 
+  /// Makes room for about `pieces` line pieces, so that binning a scene whose size is known does
+  /// not grow its largest array step by step (each step a copy and fresh pages).
+  public mutating func reserveCapacity(pieces: Int) {
+    segments.reserveCapacity(pieces)
+  }
+
   /// The canvas rows this grid covers, in pixels: `top ..< bottom`.
   var top: Float { Float(rowOffset * TileGrid.tileSize) }
   var bottom: Float { top + Float(grid.height) }

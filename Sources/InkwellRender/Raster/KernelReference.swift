@@ -92,15 +92,14 @@ public enum KernelReference {
     let dxdy = (x1 - x0) / (y1 - y0)
     let r0 = Int(y0)
     let r1 = Swift.min(Int(y1.rounded(.up)), tile)
+    // Each row starts where the one above ended: ya = max(r, y0), xa at ya.
+    var (ya, xa) = (y0, x0)
     var r = r0
     while r < r1 {
-      let ya = Float(r) > y0 ? Float(r) : y0
       let yb = Float(r + 1) < y1 ? Float(r + 1) : y1
-      if yb > ya {
-        let xa = clamp(x0 + (ya - y0) * dxdy, 0, t)
-        let xb = clamp(x0 + (yb - y0) * dxdy, 0, t)
-        accumulateRow(cells + r, xa, xb, (yb - ya) * direction)
-      }
+      let xb = clamp(x0 + (yb - y0) * dxdy, 0, t)
+      if yb > ya { accumulateRow(cells + r, xa, xb, (yb - ya) * direction) }
+      (ya, xa) = (yb, xb)
       r += 1
     }
   }
