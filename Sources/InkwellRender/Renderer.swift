@@ -98,9 +98,7 @@ public struct Renderer: Sendable {
       }
       DispatchQueue.concurrentPerform(iterations: workers, execute: work)
     }
-    var binner = slots.take(0)
-    for run in 1..<runs { binner.absorb(slots.take(run)) }
-    return binner.finish()
+    return TileBinner.finish(joining: (0..<runs).map { slots.take($0) }, threads: threads)
   }
 }
 

@@ -20,6 +20,7 @@
 // scene took binning from about 200 to about 70 instructions an edge; the walker here handles
 // every edge that is cut, leaves the canvas or changes tile.
 
+import Dispatch
 import InkwellKernels
 import InkwellModel
 
@@ -164,19 +165,63 @@ public struct TileBinner {
     emit(region: region, rule: rule, index: index, role: role)
   }
 
-  /// Takes over everything `other` binned, as if its primitives had been added after this one's:
-  /// primitives can be binned in contiguous runs on several threads and joined in order. Both
-  /// must cover the same grid.
-  public mutating func absorb(_ other: TileBinner) {
-    precondition(other.grid == grid && other.rowOffset == rowOffset, "binners of different grids")
-    let base = UInt32(truncatingIfNeeded: segments.count)
-    segments.append(contentsOf: other.segments)
-    entries.reserveCapacity(entries.count + other.entries.count)
-    for var entry in other.entries {
-      entry.segmentStart &+= base
-      entries.append(entry)
+  /// The finished tile lists of `binners`, which binned contiguous runs of one scene's primitives
+  /// over one grid, in order: the same lists one binner adding every primitive would give. Their
+  /// pieces are copied into one array on up to `threads` threads.
+  public static func finish(joining binners: [TileBinner], threads: Int) -> TileBins {
+    guard let first = binners.first else { preconditionFailure("nothing to join") }
+    let grid = first.grid
+    precondition(
+      binners.allSatisfy { $0.grid == grid && $0.rowOffset == first.rowOffset }, "binners of different grids")
+    var segmentBase: [Int] = []
+    var segmentTotal = 0
+    var entryTotal = 0
+    for binner in binners {
+      segmentBase.append(segmentTotal)
+      segmentTotal += binner.segments.count
+      entryTotal += binner.entries.count
     }
-    entryTiles.append(contentsOf: other.entryTiles)
+    let sources = JoinSources(binners: binners, segmentBase: segmentBase)
+    let segments = [TileSegment](unsafeUninitializedCapacity: segmentTotal) { buffer, initialized in
+      if let base = buffer.baseAddress {
+        let target = JoinTarget(base: base)
+        let workers = Swift.max(1, Swift.min(threads, binners.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          var run = worker
+          while run < sources.binners.count {
+            sources.binners[run].segments.withUnsafeBufferPointer { pieces in
+              if let from = pieces.baseAddress {
+                (target.base + sources.segmentBase[run]).initialize(from: from, count: pieces.count)
+              }
+            }
+            run += workers
+          }
+        }
+      }
+      initialized = segmentTotal
+    }
+
+    let tileCount = grid.tileCount
+    var start = [Int](repeating: 0, count: tileCount + 1)
+    for binner in binners {
+      for tile in binner.entryTiles { start[Int(tile) + 1] += 1 }
+    }
+    for i in 0..<tileCount { start[i + 1] += start[i] }
+    var cursor = start
+    let entries = [TileEntry](unsafeUninitializedCapacity: entryTotal) { buffer, initialized in
+      for (run, binner) in binners.enumerated() {
+        let base = UInt32(truncatingIfNeeded: segmentBase[run])
+        for (entry, tile) in zip(binner.entries, binner.entryTiles) {
+          var entry = entry
+          entry.segmentStart &+= base
+          (buffer.baseAddress! + cursor[Int(tile)]).initialize(to: entry)
+          cursor[Int(tile)] += 1
+        }
+      }
+      initialized = entryTotal
+    }
+    return TileBins(
+      grid: grid, rowOffset: first.rowOffset, entryStart: start, entries: entries, segments: segments)
   }
 
   /// The finished tile lists.
@@ -302,6 +347,17 @@ private final class PieceStorage: @unchecked Sendable {
   let base: UnsafeMutablePointer<inkwell_tile_piece>
   init(capacity: Int) { base = .allocate(capacity: capacity) }
   deinit { base.deallocate() }
+}
+
+/// The binners being joined, read by every copying worker.
+private struct JoinSources: @unchecked Sendable {
+  let binners: [TileBinner]
+  let segmentBase: [Int]
+}
+
+/// The joined piece array, written by every copying worker at disjoint ranges.
+private struct JoinTarget: @unchecked Sendable {
+  let base: UnsafeMutablePointer<TileSegment>
 }
 
 /// Walks a contour's edges, cutting them into tile pieces and recording the winding carried
