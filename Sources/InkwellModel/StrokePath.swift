@@ -56,6 +56,65 @@ public struct StrokePath: Hashable, Sendable {
     return Self.blend(p0, p1, p2, p3, w)
   }
 
+  /// The fields of `interpolatedPoint(at:)` that a round tip reads, computed exactly as it
+  /// computes them, without the angles and the rest: the pen samples the spline every pixel or two.
+  public func interpolatedTipPoint(at t: Float) -> TipPoint {
+    precondition(!controlPoints.isEmpty, "interpolatedTipPoint(at:) on an empty StrokePath")
+    let n = controlPoints.count
+    if n == 1 { return TipPoint(controlPoints[0]) }
+    let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
+    let i = Swift.min(Int(tc), n - 2)
+    let w = Self.basis(tc - Float(i))
+    let p0 = tipPhantom(i - 1)
+    let p1 = TipPoint(controlPoints[i])
+    let p2 = TipPoint(controlPoints[i + 1])
+    let p3 = tipPhantom(i + 2)
+    func mix(_ k: KeyPath<TipPoint, Float>) -> Float {
+      w.0 * p0[keyPath: k] + w.1 * p1[keyPath: k] + w.2 * p2[keyPath: k] + w.3 * p3[keyPath: k]
+    }
+    return TipPoint(
+      location: Point(
+        x: w.0 * p0.location.x + w.1 * p1.location.x + w.2 * p2.location.x + w.3 * p3.location.x,
+        y: w.0 * p0.location.y + w.1 * p1.location.y + w.2 * p2.location.y + w.3 * p3.location.y),
+      timeOffset: mix(\.timeOffset), width: Swift.max(0, mix(\.width)), force: Swift.max(0, mix(\.force)),
+      opacity: Swift.min(Swift.max(mix(\.opacity), 0), 2))
+  }
+
+  /// Location, time, width, force and opacity of a point on the curve: what a round tip reads.
+  public struct TipPoint: Hashable, Sendable {
+    public var location: Point
+    public var timeOffset: Float
+    /// The point's `size.width`.
+    public var width: Float
+    public var force: Float
+    public var opacity: Float
+
+    public init(location: Point, timeOffset: Float, width: Float, force: Float, opacity: Float) {
+      self.location = location
+      self.timeOffset = timeOffset
+      self.width = width
+      self.force = force
+      self.opacity = opacity
+    }
+
+    public init(_ point: StrokePoint) {
+      self.init(
+        location: point.location, timeOffset: point.timeOffset, width: point.size.width, force: point.force,
+        opacity: point.opacity)
+    }
+  }
+
+  private func tipPhantom(_ i: Int) -> TipPoint {
+    let n = controlPoints.count
+    if i >= 0 && i < n { return TipPoint(controlPoints[i]) }
+    let (edge, inner) =
+      i < 0 ? (controlPoints[0], controlPoints[1]) : (controlPoints[n - 1], controlPoints[n - 2])
+    return TipPoint(
+      location: edge.location * 2 - inner.location, timeOffset: 2 * edge.timeOffset - inner.timeOffset,
+      width: 2 * edge.size.width - inner.size.width, force: 2 * edge.force - inner.force,
+      opacity: 2 * edge.opacity - inner.opacity)
+  }
+
   /// The location alone at `t`; cheaper than `interpolatedPoint(at:)`.
   public func interpolatedLocation(at t: Float) -> Point {
     precondition(!controlPoints.isEmpty, "interpolatedLocation(at:) on an empty StrokePath")

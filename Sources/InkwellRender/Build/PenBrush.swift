@@ -60,7 +60,7 @@ public enum PenBrush {
   /// Speed multipliers for consecutive samples: the distance over time between neighbours, averaged
   /// over a window of ±4 samples so a jittery timestamp does not notch the outline. Samples without
   /// time (every timeOffset equal) are all 1.
-  static func speedScales(of points: [StrokePoint]) -> [Float] {
+  static func speedScales(of points: [StrokePath.TipPoint]) -> [Float] {
     let n = points.count
     guard n > 1 else { return [Float](repeating: 1, count: n) }
     var speeds = [Float](repeating: 0, count: n - 1)
@@ -109,7 +109,9 @@ public enum PenBrush {
 
     // Sample the spline: enough samples per segment that neighbours are about `sampleSpacing`
     // pixels apart, and none closer than a third of that (thumbnails skip sub-pixel detail).
-    let points = splinePoints(of: path, through: m, spacing: sampleSpacing)
+    let points = splinePoints(of: path, through: m, spacing: sampleSpacing) {
+      path.interpolatedTipPoint(at: $0)
+    }
 
     let speedScales = speedScales(of: points)
     var centers: [Point] = []
@@ -121,7 +123,7 @@ public enum PenBrush {
     for (index, p) in points.enumerated() {
       let c = m.apply(p.location)
       guard c.x.isFinite, c.y.isFinite else { continue }
-      let width = p.size.width.isFinite && p.size.width > 0 ? p.size.width : stroke.ink.width
+      let width = p.width.isFinite && p.width > 0 ? p.width : stroke.ink.width
       var r = 0.5 * width * pressureScale(p.force) * scale
       if speedScales[index] < 1 { r *= speedScales[index] }
       guard r.isFinite else { continue }
@@ -165,9 +167,17 @@ public enum PenBrush {
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
   /// apart once mapped through `m` (1 to 64 a segment), then the path's end. Shared by every brush.
   static func splinePoints(of path: StrokePath, through m: AffineTransform, spacing: Float) -> [StrokePoint] {
+    splinePoints(of: path, through: m, spacing: spacing) { path.interpolatedPoint(at: $0) }
+  }
+
+  /// `splinePoints(of:through:spacing:)` with the point at each parameter made by `sample`.
+  @inline(__always)
+  static func splinePoints<Sample>(
+    of path: StrokePath, through m: AffineTransform, spacing: Float, sample: (Float) -> Sample
+  ) -> [Sample] {
     let n = path.count
-    guard n > 1 else { return path.controlPoints }
-    var points: [StrokePoint] = []
+    guard n > 1 else { return n == 1 ? [sample(0)] : [] }
+    var points: [Sample] = []
     points.reserveCapacity(n * 2)
     for i in 0..<(n - 1) {
       let a = m.apply(path.controlPoints[i].location)
@@ -175,10 +185,10 @@ public enum PenBrush {
       let length = a.distance(to: b)
       let steps = length.isFinite ? Swift.min(Swift.max(Int((length / spacing).rounded(.up)), 1), 64) : 1
       for j in 0..<steps {
-        points.append(path.interpolatedPoint(at: Float(i) + Float(j) / Float(steps)))
+        points.append(sample(Float(i) + Float(j) / Float(steps)))
       }
     }
-    points.append(path.interpolatedPoint(at: Float(n - 1)))
+    points.append(sample(Float(n - 1)))
     return points
   }
 
@@ -297,6 +307,11 @@ public enum PenBrush {
 
   /// Appends the interior points of the shorter arc from `from` to `to` around `center`.
   static func appendArc(center: Point, radius: Float, from: Point, to: Point, into points: inout [Point]) {
+    // Most joins of a stroke sampled every pixel or two turn by a fraction of an arc step, which
+    // adds no point. The sagitta of the chord says so without trigonometry: at most a quarter of
+    // the tolerance means at most about half a step (the arc below would find one step, no point).
+    let half = from.distance(to: to) * 0.5
+    if radius - (Swift.max(radius * radius - half * half, 0)).squareRoot() <= arcTolerance * 0.25 { return }
     let a = from - center
     let b = to - center
     let sweep = FloatMath.atan2(cross(a, b), a.x * b.x + a.y * b.y)
