@@ -104,6 +104,7 @@ public struct StrokePath: Hashable, Sendable {
     }
   }
 
+  @inline(__always)
   private func tipPhantom(_ i: Int) -> TipPoint {
     let n = controlPoints.count
     if i >= 0 && i < n { return TipPoint(controlPoints[i]) }
