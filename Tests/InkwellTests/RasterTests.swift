@@ -94,7 +94,13 @@ struct CoverageTests {
         }
       }
     }
-    let path = FlatPath(contours: contours)
+    expectTiledMatchesReference(FlatPath(contours: contours), width: w, height: h, seed: seed)
+  }
+}
+
+extension CoverageTests {
+  /// Tiled coverage of `path` under both rules against the whole-canvas reference.
+  func expectTiledMatchesReference(_ path: FlatPath, width w: Int, height h: Int, seed: Int) {
     for rule in [FillRule.nonZero, .evenOdd] {
       let tiled = coverage(path, rule: rule, width: w, height: h)
       let reference = CanvasReference.coverage(of: path, rule: rule, width: w, height: h)
@@ -102,9 +108,7 @@ struct CoverageTests {
       #expect(worst <= 2e-4, "seed \(seed), rule \(rule): worst difference \(worst)")
     }
   }
-}
 
-extension CoverageTests {
   @Test("binning equals the whole-canvas reference on outlines of short edges", arguments: 0..<8)
   func shortEdgesMatchReference(seed: Int) {
     var rng = SeededGenerator(seed: UInt64(seed) + 300)
@@ -130,13 +134,7 @@ extension CoverageTests {
       }
       contours.append(contour)
     }
-    let path = FlatPath(contours: contours)
-    for rule in [FillRule.nonZero, .evenOdd] {
-      let tiled = coverage(path, rule: rule, width: w, height: h)
-      let reference = CanvasReference.coverage(of: path, rule: rule, width: w, height: h)
-      let worst = zip(tiled, reference).map { abs($0 - $1) }.max() ?? 0
-      #expect(worst <= 2e-4, "seed \(seed), rule \(rule): worst difference \(worst)")
-    }
+    expectTiledMatchesReference(FlatPath(contours: contours), width: w, height: h, seed: seed)
   }
 }
 
