@@ -74,6 +74,9 @@ public enum PenBrush {
       }
     }
     var result = [Float](repeating: 1, count: n)
+    // An average of speeds none of which exceeds the steady speed does not exceed it either: every
+    // scale is 1, as the windows below would find.
+    guard zip(speeds, valid).contains(where: { $1 && $0 > steadySpeed }) else { return result }
     for k in 0..<n {
       var sum: Float = 0
       var count = 0
