@@ -147,14 +147,19 @@ private func forEachDocument(
 }
 
 /// One output image per worker, allocated and written once before any timing, as the peers'
-/// surfaces are: each timed run renders into the same pixels (`Renderer.render(_:into:)`).
+/// surfaces are: each timed run renders into the same pixels (`Renderer.render(_:into:)`). Each
+/// worker also has a `BinStorage` that lives as long as the variant, as a long-lived rendering
+/// thread would keep one, so the bin arrays keep their memory from one run to the next (the
+/// warm-up run sizes them).
 private final class OutputImages: @unchecked Sendable {
   /// Disjoint slots, one per worker, so workers never touch the same image.
   private let images: UnsafeMutablePointer<RGBA8Image>
+  private let storages: [BinStorage]
   private let count: Int
 
-  init(count: Int, width: Int, height: Int) {
-    self.count = count
+  init(width: Int, height: Int, storages: [BinStorage]) {
+    count = storages.count
+    self.storages = storages
     images = .allocate(capacity: count)
     for i in 0..<count {
       (images + i).initialize(
@@ -165,7 +170,8 @@ private final class OutputImages: @unchecked Sendable {
 
   /// Renders into worker `worker`'s image; returns it when `keep` (a copy on the next render).
   func render(_ primitives: [Primitive], worker: Int, threads: Int, keep: Bool) -> RGBA8Image? {
-    Renderer(threads: threads).render(primitives, into: &images[worker], background: .white)
+    Renderer(threads: threads).render(
+      primitives, into: &images[worker], background: .white, storage: storages[worker])
     return keep ? images[worker] : nil
   }
 
@@ -251,11 +257,12 @@ enum Comparison {
     for threads in settings.threadCounts {
       rows.append(
         ComparisonRow(scene: scene.name, engine: "inkwell", mode: "fill", stage: "fill", threads: threads))
+      let storages = (0..<threads).map { _ in BinStorage() }
       actions.append {
         // Untimed: the polygons back from the file, as Inkwell primitives, and the output images.
         guard let polygons = try? PolygonFile.read(polygonPath) else { return nil }
         let documents = (0..<polygons.documents.count).map { polygons.primitives(document: $0) }
-        let images = OutputImages(count: threads, width: width, height: height)
+        let images = OutputImages(width: width, height: height, storages: storages)
         defer { images.release() }
         let start = MonotonicClock.nanoseconds()
         forEachDocument(count: documents.count, threads: threads) { index, threads, worker in
@@ -275,8 +282,9 @@ enum Comparison {
           rows.append(
             ComparisonRow(scene: scene.name, engine: "inkwell", mode: "ink", stage: stage, threads: threads))
           let encode = stage == "png"
+          let storages = (0..<threads).map { _ in BinStorage() }
           actions.append {
-            let images = OutputImages(count: threads, width: width, height: height)
+            let images = OutputImages(width: width, height: height, storages: storages)
             defer { images.release() }
             let start = MonotonicClock.nanoseconds()
             forEachDocument(count: drawings.count, threads: threads) { index, threads, worker in

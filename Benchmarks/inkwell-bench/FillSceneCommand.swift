@@ -22,9 +22,11 @@ enum FillSceneCommand {
         width: scene.outWidth, height: scene.outHeight,
         pixels: [UInt8](repeating: 0, count: scene.outWidth * scene.outHeight * 4))
     }
+    let storage = BinStorage()
     func renderAll() {
       for index in documents.indices {
-        Renderer(threads: threads).render(documents[index], into: &images[index], background: .white)
+        Renderer(threads: threads).render(
+          documents[index], into: &images[index], background: .white, storage: storage)
       }
     }
     renderAll()  // warm-up

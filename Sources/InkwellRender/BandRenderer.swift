@@ -62,6 +62,8 @@ extension Renderer {
     var next = 0
     let background = LinearColor(background)
     var firstRow = 0
+    // Every band bins into the arrays the band above used.
+    let storage = BinStorage()
     while firstRow < viewport.height {
       let rows = Swift.min(Self.bandHeight, viewport.height - firstRow)
       let top = Float(firstRow)
@@ -83,10 +85,11 @@ extension Renderer {
       let primitives = live.flatMap(\.primitives)
       let bins = Self.bin(
         primitives, width: viewport.width, height: rows, rowOffset: firstRow / TileGrid.tileSize,
-        threads: threads)
+        threads: threads, storage: storage)
       let band =
         resolve?(bins, primitives, background)
         ?? rasterizer.render(bins, primitives: primitives, background: background, threads: threads)
+      storage.recycle(bins)
       try body(band, firstRow)
       firstRow += rows
     }

@@ -45,11 +45,15 @@ public struct Renderer: Sendable {
   /// overwriting every pixel: reusing one image across renders of the same size spares the
   /// allocation and the first touch of a fresh buffer, which on a large page costs as much as
   /// filling it.
-  public func render(_ primitives: [Primitive], into image: inout RGBA8Image, background: Color) {
+  /// With `storage`, the bin stage reuses the arrays of the renders before (see `BinStorage`).
+  public func render(
+    _ primitives: [Primitive], into image: inout RGBA8Image, background: Color, storage: BinStorage? = nil
+  ) {
+    let bins = Self.bin(
+      primitives, width: image.width, height: image.height, threads: threads, storage: storage)
     rasterizer.render(
-      Self.bin(primitives, width: image.width, height: image.height, threads: threads),
-      primitives: primitives,
-      background: LinearColor(background), threads: threads, into: &image)
+      bins, primitives: primitives, background: LinearColor(background), threads: threads, into: &image)
+    storage?.recycle(bins)
   }
 
   /// Like `render(_:width:height:background:)`, to premultiplied linear float RGBA.
@@ -66,20 +70,31 @@ public struct Renderer: Sendable {
   /// (or a band of a taller one starting at tile row `rowOffset`), as `render` does before
   /// rasterizing. With several threads, contiguous runs of primitives are binned in parallel and
   /// joined in order, so the tile lists are the same for any thread count.
+  /// `storage`, when given, lends the arrays (see `BinStorage`); hand it the bins back with
+  /// `BinStorage.recycle` once they have been rendered.
   public static func bin(
-    _ primitives: [Primitive], width: Int, height: Int, rowOffset: Int = 0, threads: Int = 1
+    _ primitives: [Primitive], width: Int, height: Int, rowOffset: Int = 0, threads: Int = 1,
+    storage: BinStorage? = nil
   ) -> TileBins {
     let grid = TileGrid(width: width, height: height)
     // Below this many primitives a run costs less than the hand-off.
     let runs = threads > 1 ? Swift.min(threads * 4, primitives.count / 64) : 1
     guard runs > 1 else {
       var binner = TileBinner(grid: grid, rowOffset: rowOffset)
+      if let storage {
+        var arrays = storage.takeRun(0)
+        arrays.segments = storage.takeSegments()
+        binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: arrays)
+      }
       binner.reserveCapacity(pieces: estimatedPieces(primitives[...]))
       for (index, primitive) in primitives.enumerated() { binner.add(primitive, index: index) }
-      return binner.finish()
+      return binner.finish(storage: storage)
     }
     let slots = BinnerSlots(count: runs)
     defer { slots.release() }
+    if let storage {
+      for run in 0..<runs { slots.lend(storage.takeRun(run), at: run) }
+    }
     let workers = Swift.min(threads, runs)
     primitives.withUnsafeBufferPointer { buffer in
       let source = SharedPrimitives(base: buffer.baseAddress!, count: buffer.count)
@@ -88,7 +103,7 @@ public struct Renderer: Sendable {
         while run < runs {
           let start = source.count * run / runs
           let end = source.count * (run + 1) / runs
-          var binner = TileBinner(grid: grid, rowOffset: rowOffset)
+          var binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: slots.borrowed(run))
           let slice = UnsafeBufferPointer(start: source.base + start, count: end - start)
           binner.reserveCapacity(pieces: estimatedPieces(slice))
           for index in start..<end { binner.add(source.base[index], index: index) }
@@ -98,7 +113,7 @@ public struct Renderer: Sendable {
       }
       DispatchQueue.concurrentPerform(iterations: workers, execute: work)
     }
-    return TileBinner.finish(joining: (0..<runs).map { slots.take($0) }, threads: threads)
+    return TileBinner.finish(joining: (0..<runs).map { slots.take($0) }, threads: threads, storage: storage)
   }
 }
 
@@ -123,12 +138,25 @@ private struct SharedPrimitives: @unchecked Sendable {
 /// One binner per run, each written by the worker that binned it (disjoint slots, so no lock).
 private final class BinnerSlots: @unchecked Sendable {
   private let slots: UnsafeMutablePointer<TileBinner?>
+  /// Arrays lent to each run by a `BinStorage` (empty when there is none).
+  private let lent: UnsafeMutablePointer<BinStorage.RunArrays>
   private let count: Int
 
   init(count: Int) {
     self.count = count
     slots = .allocate(capacity: count)
     slots.initialize(repeating: nil, count: count)
+    lent = .allocate(capacity: count)
+    lent.initialize(repeating: BinStorage.RunArrays(), count: count)
+  }
+
+  func lend(_ arrays: BinStorage.RunArrays, at index: Int) { lent[index] = arrays }
+
+  /// The arrays lent to run `index`, handed over once.
+  func borrowed(_ index: Int) -> BinStorage.RunArrays {
+    let arrays = lent[index]
+    lent[index] = BinStorage.RunArrays()
+    return arrays
   }
 
   func store(_ binner: TileBinner, at index: Int) { slots[index] = binner }
@@ -143,5 +171,7 @@ private final class BinnerSlots: @unchecked Sendable {
   func release() {
     slots.deinitialize(count: count)
     slots.deallocate()
+    lent.deinitialize(count: count)
+    lent.deallocate()
   }
 }

@@ -265,6 +265,32 @@ struct TileShortcutTests {
   }
 }
 
+@Suite("Bin storage")
+struct BinStorageTests {
+  @Test("renders that reuse one bin storage give the bytes of fresh renders, whatever came before")
+  func reuseAcrossRenders() {
+    // Scenes of different sizes and primitive counts, on 1 and 3 threads, so the storage goes
+    // from one binning run to several and back, and from larger arrays to smaller ones.
+    let scenes = [(seed: 21, count: 300), (seed: 22, count: 40), (seed: 23, count: 200)].map { scene in
+      let drawing = randomDrawing(seed: UInt64(scene.seed), count: scene.count, width: 220, height: 160)
+      let viewport = Viewport(region: Rect(x: 0, y: 0, width: 220, height: 160), width: 220, height: 160)
+      return SceneBuilder.primitives(for: drawing, view: viewport.transform)
+    }
+    let storage = BinStorage()
+    var image = RGBA8Image(width: 220, height: 160, pixels: [UInt8](repeating: 0, count: 220 * 160 * 4))
+    for round in 0..<2 {
+      for (index, primitives) in scenes.enumerated() {
+        for threads in [1, 3] {
+          let renderer = Renderer(threads: threads)
+          let fresh = renderer.render(primitives, width: 220, height: 160, background: .white)
+          renderer.render(primitives, into: &image, background: .white, storage: storage)
+          #expect(image == fresh, "round \(round), scene \(index), \(threads) threads")
+        }
+      }
+    }
+  }
+}
+
 /// Bytes written from several closures in turn.
 private final class LockedBytes: @unchecked Sendable {
   private(set) var bytes: [UInt8]

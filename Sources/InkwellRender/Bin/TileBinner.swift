@@ -112,6 +112,19 @@ public struct TileBinner {
     pieces = pieceStorage.base
   }
 
+  /// A binner that fills `arrays` (empty, with whatever capacity they kept).
+  init(grid: TileGrid, rowOffset: Int, arrays: BinStorage.RunArrays) {
+    self.init(grid: grid, rowOffset: rowOffset)
+    segments = arrays.segments
+    entries = arrays.entries
+    entryTiles = arrays.entryTiles
+  }
+
+  /// The arrays this binner filled, for reuse.
+  consuming func takeArrays() -> BinStorage.RunArrays {
+    BinStorage.RunArrays(segments: segments, entries: entries, entryTiles: entryTiles)
+  }
+
   /// Makes room for about `pieces` line pieces, so that binning a scene whose size is known does
   /// not grow its largest array step by step (each step a copy and fresh pages).
   public mutating func reserveCapacity(pieces: Int) {
@@ -169,6 +182,11 @@ public struct TileBinner {
   /// over one grid, in order: the same lists one binner adding every primitive would give. Their
   /// pieces are copied into one array on up to `threads` threads.
   public static func finish(joining binners: [TileBinner], threads: Int) -> TileBins {
+    finish(joining: binners, threads: threads, storage: nil)
+  }
+
+  /// `finish(joining:threads:)`, filling arrays taken from `storage` when given.
+  static func finish(joining binners: [TileBinner], threads: Int, storage: BinStorage?) -> TileBins {
     guard let first = binners.first else { preconditionFailure("nothing to join") }
     let grid = first.grid
     precondition(
@@ -182,43 +200,49 @@ public struct TileBinner {
       entryTotal += binner.entries.count
     }
     let sources = JoinSources(binners: binners, segmentBase: segmentBase)
-    let segments = [TileSegment](unsafeUninitializedCapacity: segmentTotal) { buffer, initialized in
-      if let base = buffer.baseAddress {
-        let target = JoinTarget(base: base)
-        let workers = Swift.max(1, Swift.min(threads, binners.count))
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-          var run = worker
-          while run < sources.binners.count {
-            sources.binners[run].segments.withUnsafeBufferPointer { pieces in
-              if let from = pieces.baseAddress {
-                (target.base + sources.segmentBase[run]).initialize(from: from, count: pieces.count)
-              }
+    var (segments, entries, start) = storage?.takeFinished() ?? ([], [], [])
+    // Zero-filled first (in reused memory a plain write), then copied run by run in parallel.
+    segments.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: segmentTotal))
+    segments.withUnsafeMutableBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      let target = JoinTarget(base: base)
+      let workers = Swift.max(1, Swift.min(threads, binners.count))
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        var run = worker
+        while run < sources.binners.count {
+          sources.binners[run].segments.withUnsafeBufferPointer { pieces in
+            if let from = pieces.baseAddress {
+              (target.base + sources.segmentBase[run]).update(from: from, count: pieces.count)
             }
-            run += workers
           }
+          run += workers
         }
       }
-      initialized = segmentTotal
     }
 
     let tileCount = grid.tileCount
-    var start = [Int](repeating: 0, count: tileCount + 1)
+    start.append(contentsOf: repeatElement(0, count: tileCount + 1))
     for binner in binners {
       for tile in binner.entryTiles { start[Int(tile) + 1] += 1 }
     }
     for i in 0..<tileCount { start[i + 1] += start[i] }
     var cursor = start
-    let entries = [TileEntry](unsafeUninitializedCapacity: entryTotal) { buffer, initialized in
+    entries.append(
+      contentsOf: repeatElement(
+        TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entryTotal))
+    entries.withUnsafeMutableBufferPointer { buffer in
       for (run, binner) in binners.enumerated() {
         let base = UInt32(truncatingIfNeeded: segmentBase[run])
         for (entry, tile) in zip(binner.entries, binner.entryTiles) {
           var entry = entry
           entry.segmentStart &+= base
-          (buffer.baseAddress! + cursor[Int(tile)]).initialize(to: entry)
+          buffer[cursor[Int(tile)]] = entry
           cursor[Int(tile)] += 1
         }
       }
-      initialized = entryTotal
+    }
+    if let storage {
+      for (run, binner) in binners.enumerated() { storage.returnRun(binner.takeArrays(), at: run) }
     }
     return TileBins(
       grid: grid, rowOffset: first.rowOffset, entryStart: start, entries: entries, segments: segments)
@@ -226,18 +250,32 @@ public struct TileBinner {
 
   /// The finished tile lists.
   public consuming func finish() -> TileBins {
+    finish(storage: nil)
+  }
+
+  /// `finish()`, sorting into arrays taken from `storage` when given; this binner's own entry
+  /// arrays go back to `storage` as run 0's.
+  consuming func finish(storage: BinStorage?) -> TileBins {
     let tileCount = grid.tileCount
-    var start = [Int](repeating: 0, count: tileCount + 1)
+    var (_, sorted, start) = storage?.takeFinished() ?? ([], [], [])
+    start.append(contentsOf: repeatElement(0, count: tileCount + 1))
     for tile in entryTiles { start[Int(tile) + 1] += 1 }
     for i in 0..<tileCount { start[i + 1] += start[i] }
     var cursor = start
-    var sorted = [TileEntry](
-      repeating: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entries.count)
+    sorted.append(
+      contentsOf: repeatElement(
+        TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entries.count))
     for (entry, tile) in zip(entries, entryTiles) {
       sorted[cursor[Int(tile)]] = entry
       cursor[Int(tile)] += 1
     }
-    return TileBins(grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segments: segments)
+    let bins = TileBins(
+      grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segments: segments)
+    if let storage {
+      segments = []
+      storage.returnRun(takeArrays(), at: 0)
+    }
+    return bins
   }
 
   // MARK: Internals
