@@ -62,8 +62,9 @@ extension Renderer {
     var next = 0
     let background = LinearColor(background)
     var firstRow = 0
-    // Every band bins into the arrays the band above used.
-    let storage = BinStorage()
+    // Every band bins into the arrays the band above used (the finished lists only: see
+    // `BinStorage.init(keepsRunArrays:)`).
+    let storage = BinStorage(keepsRunArrays: false)
     while firstRow < viewport.height {
       let rows = Swift.min(Self.bandHeight, viewport.height - firstRow)
       let top = Float(firstRow)

@@ -276,15 +276,19 @@ struct BinStorageTests {
       let viewport = Viewport(region: Rect(x: 0, y: 0, width: 220, height: 160), width: 220, height: 160)
       return SceneBuilder.primitives(for: drawing, view: viewport.transform)
     }
-    let storage = BinStorage()
-    var image = RGBA8Image(width: 220, height: 160, pixels: [UInt8](repeating: 0, count: 220 * 160 * 4))
-    for round in 0..<2 {
-      for (index, primitives) in scenes.enumerated() {
-        for threads in [1, 3] {
-          let renderer = Renderer(threads: threads)
-          let fresh = renderer.render(primitives, width: 220, height: 160, background: .white)
-          renderer.render(primitives, into: &image, background: .white, storage: storage)
-          #expect(image == fresh, "round \(round), scene \(index), \(threads) threads")
+    for keepsRunArrays in [true, false] {
+      let storage = BinStorage(keepsRunArrays: keepsRunArrays)
+      var image = RGBA8Image(width: 220, height: 160, pixels: [UInt8](repeating: 0, count: 220 * 160 * 4))
+      for round in 0..<2 {
+        for (index, primitives) in scenes.enumerated() {
+          for threads in [1, 3] {
+            let renderer = Renderer(threads: threads)
+            let fresh = renderer.render(primitives, width: 220, height: 160, background: .white)
+            renderer.render(primitives, into: &image, background: .white, storage: storage)
+            #expect(
+              image == fresh,
+              "round \(round), scene \(index), \(threads) threads, keeps runs: \(keepsRunArrays)")
+          }
         }
       }
     }

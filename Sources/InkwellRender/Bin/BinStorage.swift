@@ -25,13 +25,23 @@ public final class BinStorage {
   }
 
   private var runs: [RunArrays] = []
+  /// Whether parallel binning's per-run arrays are kept too, or only the finished lists' arrays
+  /// (the largest); see `init(keepsRunArrays:)`.
+  public let keepsRunArrays: Bool
   /// The finished lists' arrays: the pieces (one run's own, or all runs joined), the entries in
   /// tile order and where each tile's entries start.
   var segments: [TileSegment] = []
   var entries: [TileEntry] = []
   var entryStart: [Int] = []
 
-  public init() {}
+  /// With `keepsRunArrays` false, the arrays of parallel binning's runs are freed after each
+  /// join and only the finished lists' arrays are kept: each render faults in the runs' pages
+  /// again, but memory between renders holds one copy of the pieces instead of two. The band
+  /// renderer, whose budget is memory, keeps only those (the 16384² memory scene on two threads
+  /// peaked at 240 MiB keeping both, 225 MiB keeping one, 213 MiB keeping none).
+  public init(keepsRunArrays: Bool = true) {
+    self.keepsRunArrays = keepsRunArrays
+  }
 
   /// Takes back the arrays of `bins` once the render that read them is done.
   public func recycle(_ bins: consuming TileBins) {
@@ -50,6 +60,7 @@ public final class BinStorage {
   }
 
   func returnRun(_ arrays: RunArrays, at index: Int) {
+    guard keepsRunArrays || index == 0 else { return }
     while runs.count <= index { runs.append(RunArrays()) }
     runs[index] = arrays
   }

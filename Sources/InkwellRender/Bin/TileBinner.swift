@@ -241,7 +241,7 @@ public struct TileBinner {
         }
       }
     }
-    if let storage {
+    if let storage, storage.keepsRunArrays {
       for (run, binner) in binners.enumerated() { storage.returnRun(binner.takeArrays(), at: run) }
     }
     return TileBins(
