@@ -77,14 +77,24 @@ public enum PenBrush {
     // An average of speeds none of which exceeds the steady speed does not exceed it either: every
     // scale is 1, as the windows below would find.
     guard zip(speeds, valid).contains(where: { $1 && $0 > steadySpeed }) else { return result }
-    for k in 0..<n {
-      var sum: Float = 0
-      var count = 0
-      for j in Swift.max(k - 5, 0)..<Swift.min(k + 4, n - 1) where valid[j] {
-        sum += speeds[j]
-        count += 1
+    // Windows summed in order over every speed, an invalid one counting as +0 (which leaves a sum
+    // of non-negative speeds unchanged), and counted from a running count of the valid ones.
+    var validBefore = [Int](repeating: 0, count: n)
+    for k in 0..<(n - 1) { validBefore[k + 1] = validBefore[k] + (valid[k] ? 1 : 0) }
+    speeds.withUnsafeBufferPointer { speeds in
+      validBefore.withUnsafeBufferPointer { validBefore in
+        result.withUnsafeMutableBufferPointer { result in
+          for k in 0..<n {
+            let lower = Swift.max(k - 5, 0)
+            let upper = Swift.min(k + 4, n - 1)
+            let count = validBefore[upper] - validBefore[lower]
+            guard count > 0 else { continue }
+            var sum: Float = 0
+            for j in lower..<upper { sum += speeds[j] }
+            result[k] = speedScale(sum / Float(count))
+          }
+        }
       }
-      if count > 0 { result[k] = speedScale(sum / Float(count)) }
     }
     return result
   }
