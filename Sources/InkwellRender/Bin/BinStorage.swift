@@ -73,13 +73,22 @@ public final class BinStorage {
     return taken
   }
 
-  /// The finished lists' arrays, empty, with the capacity they had.
+  /// The finished lists' arrays as the last render left them (their contents are to be
+  /// overwritten: see `resize(_:to:)`), and `entryStart` empty.
   func takeFinished() -> (segments: [TileSegment], entries: [TileEntry], entryStart: [Int]) {
     var taken = (segments, entries, entryStart)
     (segments, entries, entryStart) = ([], [], [])
-    taken.0.removeAll(keepingCapacity: true)
-    taken.1.removeAll(keepingCapacity: true)
     taken.2.removeAll(keepingCapacity: true)
     return taken
+  }
+
+  /// Gives `array` exactly `count` elements whose values do not matter (every one is written
+  /// next): what is there is kept, so memory a previous render wrote is not written twice.
+  static func resize<Element>(_ array: inout [Element], to count: Int, filler: Element) {
+    if array.count > count {
+      array.removeLast(array.count - count)
+    } else {
+      array.append(contentsOf: repeatElement(filler, count: count - array.count))
+    }
   }
 }

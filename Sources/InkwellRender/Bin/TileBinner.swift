@@ -201,8 +201,8 @@ public struct TileBinner {
     }
     let sources = JoinSources(binners: binners, segmentBase: segmentBase)
     var (segments, entries, start) = storage?.takeFinished() ?? ([], [], [])
-    // Zero-filled first (in reused memory a plain write), then copied run by run in parallel.
-    segments.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: segmentTotal))
+    // Sized first (new elements zero-filled), then copied run by run in parallel.
+    BinStorage.resize(&segments, to: segmentTotal, filler: TileSegment(x0: 0, y0: 0, x1: 0, y1: 0))
     segments.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       let target = JoinTarget(base: base)
@@ -227,9 +227,9 @@ public struct TileBinner {
     }
     for i in 0..<tileCount { start[i + 1] += start[i] }
     var cursor = start
-    entries.append(
-      contentsOf: repeatElement(
-        TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entryTotal))
+    BinStorage.resize(
+      &entries, to: entryTotal, filler: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0)
+    )
     entries.withUnsafeMutableBufferPointer { buffer in
       for (run, binner) in binners.enumerated() {
         let base = UInt32(truncatingIfNeeded: segmentBase[run])
@@ -262,9 +262,9 @@ public struct TileBinner {
     for tile in entryTiles { start[Int(tile) + 1] += 1 }
     for i in 0..<tileCount { start[i + 1] += start[i] }
     var cursor = start
-    sorted.append(
-      contentsOf: repeatElement(
-        TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0), count: entries.count))
+    BinStorage.resize(
+      &sorted, to: entries.count,
+      filler: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0))
     for (entry, tile) in zip(entries, entryTiles) {
       sorted[cursor[Int(tile)]] = entry
       cursor[Int(tile)] += 1
