@@ -69,15 +69,18 @@ public struct StrokePath: Hashable, Sendable {
     let p1 = TipPoint(controlPoints[i])
     let p2 = TipPoint(controlPoints[i + 1])
     let p3 = tipPhantom(i + 2)
-    func mix(_ k: KeyPath<TipPoint, Float>) -> Float {
-      w.0 * p0[keyPath: k] + w.1 * p1[keyPath: k] + w.2 * p2[keyPath: k] + w.3 * p3[keyPath: k]
+    // Written out field by field (the same sums as `blend`'s, in the same order).
+    @inline(__always) func mix(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Float {
+      w.0 * a + w.1 * b + w.2 * c + w.3 * d
     }
     return TipPoint(
       location: Point(
-        x: w.0 * p0.location.x + w.1 * p1.location.x + w.2 * p2.location.x + w.3 * p3.location.x,
-        y: w.0 * p0.location.y + w.1 * p1.location.y + w.2 * p2.location.y + w.3 * p3.location.y),
-      timeOffset: mix(\.timeOffset), width: Swift.max(0, mix(\.width)), force: Swift.max(0, mix(\.force)),
-      opacity: Swift.min(Swift.max(mix(\.opacity), 0), 2))
+        x: mix(p0.location.x, p1.location.x, p2.location.x, p3.location.x),
+        y: mix(p0.location.y, p1.location.y, p2.location.y, p3.location.y)),
+      timeOffset: mix(p0.timeOffset, p1.timeOffset, p2.timeOffset, p3.timeOffset),
+      width: Swift.max(0, mix(p0.width, p1.width, p2.width, p3.width)),
+      force: Swift.max(0, mix(p0.force, p1.force, p2.force, p3.force)),
+      opacity: Swift.min(Swift.max(mix(p0.opacity, p1.opacity, p2.opacity, p3.opacity), 0), 2))
   }
 
   /// Location, time, width, force and opacity of a point on the curve: what a round tip reads.

@@ -196,7 +196,12 @@ public enum PenBrush {
       let a = m.apply(path.controlPoints[i].location)
       let b = m.apply(path.controlPoints[i + 1].location)
       let length = a.distance(to: b)
-      let steps = length.isFinite ? Swift.min(Swift.max(Int((length / spacing).rounded(.up)), 1), 64) : 1
+      // ⌈length / spacing⌉ within 1…64, the ceiling taken by conversion (no library call).
+      var steps = 1
+      if length.isFinite {
+        let q = Swift.min(length / spacing, 64)
+        steps = Swift.max(Int(q) + (Float(Int(q)) < q ? 1 : 0), 1)
+      }
       for j in 0..<steps {
         points.append(sample(Float(i) + Float(j) / Float(steps)))
       }
