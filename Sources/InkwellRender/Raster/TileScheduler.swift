@@ -5,16 +5,22 @@
 // So every order and every assignment of jobs to threads gives the same bytes; a scheduler only
 // decides how fast they come.
 //
-// The default runs on Dispatch: `concurrentPerform` over one worker per thread, worker k of n taking
-// rows k, k + n, k + 2n, … Interleaved rows spread the dense and sparse parts of a page evenly
-// without a shared counter, and the pool is the one the rest of the process already uses. One
-// thread renders on the calling thread, with no Dispatch at all.
+// The default runs on Dispatch: `concurrentPerform` over one worker per thread, each worker taking
+// the next row from a shared atomic counter, so a thread that the rest of the machine slows down
+// takes fewer rows instead of holding the others up (the edge OpenMP's dynamic schedule showed in
+// docs/openmp.md). Where the `Synchronization` module's atomics are unavailable (Apple systems
+// before 2024), worker k of n takes rows k, k + n, k + 2n, … The pool is the one the rest of the
+// process already uses. One thread renders on the calling thread, with no Dispatch at all.
 //
 // Other schedulers (an OpenMP loop, an application's own pool, a serial or reversed one in tests)
 // plug in through `TileScheduler`. `Benchmarks/omp-bench` measures an OpenMP one against this
 // default; docs/openmp.md has the numbers and why OpenMP stays out of the library.
 
 import Dispatch
+
+#if canImport(Synchronization)
+  import Synchronization
+#endif
 
 /// Runs the rasterizer's jobs (tile rows) on threads.
 ///
@@ -36,13 +42,28 @@ public struct TileScheduler: Sendable {
     self.forEachJob = forEachJob
   }
 
-  /// Dispatch's `concurrentPerform`, each worker taking every `workers`-th job; one worker runs on
-  /// the calling thread. The default.
+  /// Dispatch's `concurrentPerform`, each worker taking the next job from a shared counter; one
+  /// worker runs on the calling thread. The default.
   public static let dispatch = TileScheduler { jobs, workers, body in
     if workers <= 1 {
       for job in 0..<jobs { body(job, 0) }
       return
     }
+    #if canImport(Synchronization)
+      if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, visionOS 2.0, *) {
+        // Rows taken from a shared counter: a thread slowed by the rest of the machine takes
+        // fewer rows instead of holding the others up.
+        let next = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          while true {
+            let job = next.add(1, ordering: .relaxed).oldValue
+            guard job < jobs else { return }
+            body(job, worker)
+          }
+        }
+        return
+      }
+    #endif
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
       var job = worker
       while job < jobs {
