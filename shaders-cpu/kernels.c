@@ -86,12 +86,17 @@ static inline __attribute__((always_inline)) void accumulate_line(float *cells, 
     t = x0; x0 = x1; x1 = t;
     dir = -1.0f;
   }
-  float dxdy = (x1 - x0) / (y1 - y0);
   int r0 = (int)y0;
   // ceil(y1) for y1 in [0, T], without a library call.
   int r1 = (int)y1;
   if ((float)r1 < y1) r1 += 1;
   if (r1 > T) r1 = T;
+  // Within one pixel row (half the pieces of a flattened outline): its own ends, no slope.
+  if (r1 - r0 == 1) {
+    accumulate_row(cells, r0, x0, x1, (y1 - y0) * dir);
+    return;
+  }
+  float dxdy = (x1 - x0) / (y1 - y0);
   // Each row starts where the one above ended: ya = max(r, y0), xa at ya.
   float ya = y0, xa = x0;
   for (int r = r0; r < r1; r++) {

@@ -89,9 +89,14 @@ public enum KernelReference {
       swap(&x0, &x1)
       direction = -1
     }
-    let dxdy = (x1 - x0) / (y1 - y0)
     let r0 = Int(y0)
     let r1 = Swift.min(Int(y1.rounded(.up)), tile)
+    // Within one pixel row: its own ends, no slope.
+    if r1 - r0 == 1 {
+      accumulateRow(cells + r0, x0, x1, (y1 - y0) * direction)
+      return
+    }
+    let dxdy = (x1 - x0) / (y1 - y0)
     // Each row starts where the one above ended: ya = max(r, y0), xa at ya.
     var (ya, xa) = (y0, x0)
     var r = r0
