@@ -404,7 +404,6 @@ private struct ContourWalker {
   let grid: TileGrid
   var region: TileBinner.Region
   let tile = Float(TileGrid.tileSize)
-  let inverseTile = 1 / Float(TileGrid.tileSize)
 
   /// The piece before the current one: its row, column (canvas tiles) and whether one exists.
   private var previousRow = 0
@@ -456,24 +455,9 @@ private struct ContourWalker {
     }
   }
 
-  /// Cuts one edge at the canvas border and at tile borders.
-  @inline(__always)
+  /// Cuts one edge at the canvas border and at tile borders. (Runs of edges inside one tile,
+  /// most of an outline, are taken by the C loop in `walk` before they get here.)
   private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
-    // Most edges of a flattened outline are short: both ends inside the binned rows and in one
-    // tile, so the edge is its own single piece (what the general cut below gives too).
-    let w = Float(grid.width)
-    if a.x >= 0, a.x < w, b.x >= 0, b.x < w, a.y >= top, a.y < bottom, b.y >= top, b.y < bottom {
-      let col = Int(a.x * inverseTile)
-      let row = Int(a.y * inverseTile)
-      if col == Int(b.x * inverseTile), row == Int(b.y * inverseTile) {
-        piece(from: a, to: b, row: row, col: col, into: &binner)
-        return
-      }
-    }
-    cutEdge(from: a, to: b, into: &binner)
-  }
-
-  private mutating func cutEdge(from a: Point, to b: Point, into binner: inout TileBinner) {
     let w = Float(grid.width)
     // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border.
     cuts.removeAll(keepingCapacity: true)
@@ -524,13 +508,6 @@ private struct ContourWalker {
     let mid = Point(x: (a.x + b.x) * 0.5, y: (a.y + b.y) * 0.5)
     let col = Swift.min(Swift.max(Int(mid.x / tile), region.col0), region.col0 + region.cols - 1)
     let row = Swift.min(Swift.max(Int(mid.y / tile), region.row0), region.row0 + region.rows - 1)
-    piece(from: a, to: b, row: row, col: col, into: &binner)
-  }
-
-  /// A piece already known to lie in tile (`row`, `col`) of the region.
-  @inline(__always)
-  private mutating func piece(from a: Point, to b: Point, row: Int, col: Int, into binner: inout TileBinner) {
-    guard a != b else { return }
     if hasPrevious {
       if row != previousRow || col != previousCol {
         transition(fromRow: previousRow, fromCol: previousCol, toRow: row, toCol: col, at: a, into: &binner)
