@@ -288,7 +288,7 @@ enum Comparison {
             defer { images.release() }
             let start = MonotonicClock.nanoseconds()
             forEachDocument(count: drawings.count, threads: threads) { index, threads, worker in
-              let primitives = SceneBuilder.primitives(for: drawings[index], view: view)
+              let primitives = SceneBuilder.primitives(for: drawings[index], view: view, threads: threads)
               let image = images.render(primitives, worker: worker, threads: threads, keep: encode)
               if encode, let image {
                 let bytes = (try? image.pngData(threads: threads))?.count ?? 0

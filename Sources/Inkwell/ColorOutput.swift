@@ -141,7 +141,8 @@ struct RenderScene {
     let drawing = options.adjustingColors(of: document.drawing)
     let backgroundColor = options.effectiveBackground
     renderer = Renderer(threads: options.threads)
-    primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform, inks: inks)
+    primitives = SceneBuilder.primitives(
+      for: drawing, view: viewport.transform, inks: inks, threads: options.threads)
     bins = Renderer.bin(primitives, width: viewport.width, height: viewport.height, threads: options.threads)
     background = LinearColor(backgroundColor)
     contentPeak = Self.contentPeak(of: drawing, background: backgroundColor)

@@ -30,7 +30,8 @@ public struct Renderer: Sendable {
   public func render(
     _ drawing: Drawing, viewport: Viewport, background: Color, inks: InkCatalog = .standard
   ) -> RGBA8Image {
-    let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform, inks: inks)
+    let primitives = SceneBuilder.primitives(
+      for: drawing, view: viewport.transform, inks: inks, threads: threads)
     return render(primitives, width: viewport.width, height: viewport.height, background: background)
   }
 

@@ -71,6 +71,16 @@ struct SchedulerTests {
     #expect(actual.elementsEqual(expected) { $0.bitPattern == $1.bitPattern })
   }
 
+  @Test(
+    "strokes built on several threads give the primitives of the serial build, in order",
+    arguments: [2, 3, 16])
+  func parallelBuild(threads: Int) {
+    let serial = SceneBuilder.primitives(for: Self.drawing, view: Self.viewport.transform)
+    let parallel = SceneBuilder.primitives(for: Self.drawing, view: Self.viewport.transform, threads: threads)
+    #expect(serial.count >= Self.drawing.strokes.count)
+    #expect(parallel == serial)
+  }
+
   @Test("the default scheduler runs every job once, on workers in 0..<workers")
   func dispatchRunsEveryJobOnce() {
     for (jobs, workers) in [(0, 2), (1, 1), (5, 1), (9, 2), (10, 3), (3, 8)] {

@@ -16,6 +16,36 @@ public enum SceneBuilder {
     return result
   }
 
+  /// Like `primitives(for:view:inks:)`, with contiguous runs of strokes built on up to `threads`
+  /// threads and joined in stroke order: the primitives, and so the image, are the same for any
+  /// thread count. Outlines are built independently, stroke by stroke, so the stage scales with
+  /// the threads where the single-threaded build would otherwise hold up a parallel raster.
+  public static func primitives(
+    for drawing: Drawing, view: AffineTransform, inks: InkCatalog = .standard, threads: Int
+  ) -> [Primitive] {
+    let strokes = drawing.strokes
+    // Several runs a thread, so a run of long strokes does not hold the others up; below a few
+    // strokes a run costs less than the hand-off.
+    let runs = threads > 1 ? Swift.min(threads * 8, strokes.count / 4) : 1
+    guard runs > 1 else { return primitives(for: drawing, view: view, inks: inks) }
+    let slots = PrimitiveRuns(count: runs)
+    defer { slots.release() }
+    TileScheduler.dispatch.forEachJob(runs, Swift.min(threads, runs)) { run, _ in
+      let start = strokes.count * run / runs
+      let end = strokes.count * (run + 1) / runs
+      var result: [Primitive] = []
+      result.reserveCapacity(end - start)
+      for stroke in strokes[start..<end] {
+        result.append(contentsOf: primitives(for: stroke, view: view, inks: inks))
+      }
+      slots.store(result, at: run)
+    }
+    var result: [Primitive] = []
+    result.reserveCapacity((0..<runs).reduce(0) { $0 + slots.count(at: $1) })
+    for run in 0..<runs { result.append(contentsOf: slots.take(run)) }
+    return result
+  }
+
   /// One stroke's primitives, drawn by the brush `inks` picks for it and clipped by its mask;
   /// empty when the stroke draws nothing.
   public static func primitives(
@@ -64,5 +94,32 @@ public enum SceneBuilder {
       path.append(contour: PenBrush.outline(of: samples))
     }
     return path.isEmpty ? nil : path
+  }
+}
+
+/// The primitives of each run of strokes, each slot written by the one worker that built the run.
+private final class PrimitiveRuns: @unchecked Sendable {
+  private let slots: UnsafeMutablePointer<[Primitive]>
+  private let count: Int
+
+  init(count: Int) {
+    self.count = count
+    slots = .allocate(capacity: count)
+    slots.initialize(repeating: [], count: count)
+  }
+
+  func store(_ primitives: [Primitive], at index: Int) { slots[index] = primitives }
+
+  func count(at index: Int) -> Int { slots[index].count }
+
+  func take(_ index: Int) -> [Primitive] {
+    let primitives = slots[index]
+    slots[index] = []
+    return primitives
+  }
+
+  func release() {
+    slots.deinitialize(count: count)
+    slots.deallocate()
   }
 }
