@@ -1,4 +1,4 @@
-// The scalar kernels (the `scalar` level, and line accumulation for every level), the sRGB
+// The scalar kernels (the `scalar` level, and single-line accumulation for every level), the sRGB
 // threshold table, and the run-time choice of a level. Loops here are kept scalar
 // (auto-vectorization off) so that `scalar` is a true baseline; vectorizing them would not change
 // a bit, since contraction is off and floats are never reassociated. See include/InkwellKernels.h
@@ -19,6 +19,8 @@
 #define P INKWELL_TILE_PIXELS
 _Static_assert(INKWELL_CELL_STRIDE == T, "a cell column holds one float per pixel row");
 _Static_assert(INKWELL_CELL_COUNT == (T + 2) * INKWELL_CELL_STRIDE, "cell columns 0 through T + 1");
+_Static_assert(INKWELL_CELL_BUFFER_COUNT >= INKWELL_CELL_COUNT + 6 * 16,
+               "spare cells for six adds a lane at the widest level");
 _Static_assert(INKWELL_TILE_PIXELS == T * T, "one float per pixel in a plane");
 
 #define SCALAR_LOOP _Pragma("clang loop vectorize(disable) interleave(disable)")
@@ -44,33 +46,23 @@ static inline __attribute__((always_inline)) void accumulate_row(float *cells, i
     return;
   }
   // Several cells: split the piece at cell borders; each part carries dy in proportion to its
-  // width, since the piece is straight.
+  // width, since the piece is straight. Each cell gets one add: the left share of its own part
+  // plus the right share the part before it carried over (the vector levels add the same sums).
   float inv = dy / (xr - xl);
-  if (xr <= (float)cl + 2.0f) {
-    // Two cells, the common case of a short piece: the loop below unrolled, same operations.
-    float mid = (float)(cl + 1);
-    float part = (mid - xl) * inv;
-    float fx = (xl + mid) * 0.5f - (float)cl;
-    row[cl * S] += part * (1.0f - fx);
-    row[(cl + 1) * S] += part * fx;
-    part = (xr - mid) * inv;
-    fx = (mid + xr) * 0.5f - mid;
-    row[(cl + 1) * S] += part * (1.0f - fx);
-    row[(cl + 2) * S] += part * fx;
-    return;
-  }
   float x = xl;
   int c = cl;
+  float carry = 0.0f;
   while (x < xr && c <= T) {
     float next = (float)(c + 1);
     float end = next < xr ? next : xr;
     float part = (end - x) * inv;
     float fx = (x + end) * 0.5f - (float)c;
-    row[c * S] += part * (1.0f - fx);
-    row[(c + 1) * S] += part * fx;
+    row[c * S] += carry + part * (1.0f - fx);
+    carry = part * fx;
     x = end;
     c += 1;
   }
+  row[c * S] += carry;
 }
 
 static inline __attribute__((always_inline)) void accumulate_line(float *cells, float x0, float y0,
@@ -79,7 +71,8 @@ static inline __attribute__((always_inline)) void accumulate_line(float *cells, 
   x1 = clampf(x1, 0.0f, (float)T);
   y0 = clampf(y0, 0.0f, (float)T);
   y1 = clampf(y1, 0.0f, (float)T);
-  if (y0 == y1) return;
+  // Level (no winding), or not a number (clamping keeps NaN): nothing to add.
+  if (y0 == y1 || x0 != x0 || y0 != y0 || x1 != x1 || y1 != y1) return;
   float dir = 1.0f;
   if (y0 > y1) {
     float t = y0; y0 = y1; y1 = t;
@@ -409,11 +402,11 @@ static const inkwell_kernel_table *selected_kernels(void) {
 // MARK: Entry points on the selected level
 
 void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {
-  inkwell_scalar_accumulate_line(cells, x0, y0, x1, y1);
+  selected_kernels()->accumulate_line(cells, x0, y0, x1, y1);
 }
 
 void inkwell_accumulate_lines(float *cells, const float *lines, size_t count) {
-  inkwell_scalar_accumulate_lines(cells, lines, count);
+  selected_kernels()->accumulate_lines(cells, lines, count);
 }
 
 void inkwell_add_backdrop(float *cells, float winding) {

@@ -17,7 +17,7 @@
 
 const inkwell_kernel_table inkwell_avx2_kernels = {
     .accumulate_line = inkwell_scalar_accumulate_line,
-    .accumulate_lines = inkwell_scalar_accumulate_lines,
+    .accumulate_lines = inkwell_avx2_accumulate_lines,
     .add_backdrop = inkwell_avx2_add_backdrop,
     .resolve_coverage = inkwell_avx2_resolve_coverage,
     .composite_mask = inkwell_avx2_composite_mask,

@@ -16,7 +16,7 @@
 
 const inkwell_kernel_table inkwell_avx512_kernels = {
     .accumulate_line = inkwell_scalar_accumulate_line,
-    .accumulate_lines = inkwell_scalar_accumulate_lines,
+    .accumulate_lines = inkwell_avx512_accumulate_lines,
     .add_backdrop = inkwell_avx512_add_backdrop,
     .resolve_coverage = inkwell_avx512_resolve_coverage,
     .composite_mask = inkwell_avx512_composite_mask,

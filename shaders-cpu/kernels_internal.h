@@ -24,7 +24,8 @@ INKWELL_HIDDEN extern const float inkwell_srgb_threshold[256];
 #define INKWELL_SRGB8_HIGHEST 0x1.fffffep-1f
 INKWELL_HIDDEN extern const uint32_t inkwell_srgb8_buckets[INKWELL_SRGB8_BUCKETS];
 
-// The scalar kernels (kernels.c); line accumulation is shared by every level.
+// The scalar kernels (kernels.c); the single-line accumulation is shared by every level, and the
+// vector levels hand it the pieces their short-piece path does not take.
 INKWELL_HIDDEN void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1,
                                                    float y1);
 INKWELL_HIDDEN void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count);

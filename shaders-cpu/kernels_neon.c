@@ -11,7 +11,7 @@
 
 const inkwell_kernel_table inkwell_neon_kernels = {
     .accumulate_line = inkwell_scalar_accumulate_line,
-    .accumulate_lines = inkwell_scalar_accumulate_lines,
+    .accumulate_lines = inkwell_neon_accumulate_lines,
     .add_backdrop = inkwell_neon_add_backdrop,
     .resolve_coverage = inkwell_neon_resolve_coverage,
     .composite_mask = inkwell_neon_composite_mask,

@@ -11,7 +11,7 @@
 
 const inkwell_kernel_table inkwell_sse2_kernels = {
     .accumulate_line = inkwell_scalar_accumulate_line,
-    .accumulate_lines = inkwell_scalar_accumulate_lines,
+    .accumulate_lines = inkwell_sse2_accumulate_lines,
     .add_backdrop = inkwell_sse2_add_backdrop,
     .resolve_coverage = inkwell_sse2_resolve_coverage,
     .composite_mask = inkwell_sse2_composite_mask,

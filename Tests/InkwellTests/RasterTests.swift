@@ -159,7 +159,7 @@ struct KernelTests {
   @Test("line accumulation, coverage and compositing are bit-identical", arguments: 0..<4)
   func accumulateAndComposite(seed: Int) {
     var rng = SeededGenerator(seed: UInt64(seed))
-    let cellCount = Int(INKWELL_CELL_COUNT)
+    let cellCount = Int(INKWELL_CELL_BUFFER_COUNT)
     let pixels = Int(INKWELL_TILE_PIXELS)
     var cellsC = [Float](repeating: 0, count: cellCount)
     var cellsS = cellsC

@@ -34,7 +34,9 @@
 // reciprocal is used. The 8-bit sRGB encode is a threshold search in every level: the scalar
 // level does a binary search over 255 thresholds, the vector levels look up a coarse bucket from
 // the float's upper 16 bits and make one compare (srgb8_buckets.c), proved equal to the search
-// for every float by an exhaustive check (shaders-cpu/README.md). Two documented preconditions,
+// for every float by an exhaustive check (shaders-cpu/README.md). Line accumulation runs across
+// pieces instead of rows (a lane computes one piece's adds) and then adds them in piece order, so
+// each cell sums the same values in the same order as the scalar level. Two documented preconditions,
 // which the rasterizer guarantees: colors are finite, and the tile holds no −0 and no NaN (the
 // vector compositors skip groups of pixels whose coverage is all zero, where the formula would
 // only turn −0 into +0). Non-finite tile values are outside the contract of the 8-bit resolve.
@@ -59,6 +61,9 @@ extern "C" {
 /// Floats in the cell buffer: the tile's 32 columns, the column just past the right edge (a line
 /// at x = 32 lands there) and one more that a piece ending there spills into.
 #define INKWELL_CELL_COUNT 1088
+/// Floats to allocate for a cell buffer: INKWELL_CELL_COUNT, then spare cells that the vector line
+/// accumulation adds its empty contributions to (never read, never cleared; see lanes.h).
+#define INKWELL_CELL_BUFFER_COUNT 1184
 /// Floats in one plane of a color tile.
 #define INKWELL_TILE_PIXELS 1024
 // (Plain numbers, so that Swift imports them; kernels.c checks them against INKWELL_TILE.)
@@ -112,7 +117,7 @@ const char *inkwell_simd_name(inkwell_simd_level level);
 // The entry points below run the selected level's kernels.
 
 /// Adds the exact signed area of the line from (x0, y0) to (x1, y1), in tile pixels, to `cells`
-/// (INKWELL_CELL_COUNT floats, column-major). A line going down (y increasing) adds positive
+/// (INKWELL_CELL_BUFFER_COUNT floats, column-major; the first INKWELL_CELL_COUNT are the cells). A line going down (y increasing) adds positive
 /// winding to the pixels on its right. Coordinates are clamped into 0…INKWELL_TILE.
 void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1);
 

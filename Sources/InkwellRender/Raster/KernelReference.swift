@@ -62,19 +62,22 @@ public enum KernelReference {
       row[(cl + 1) * stride] += dy * fx
       return
     }
+    // Each cell gets one add: its own part's left share plus the right share carried over.
     let inv = dy / (xr - xl)
     var x = xl
     var c = cl
+    var carry: Float = 0
     while x < xr && c <= tile {
       let next = Float(c + 1)
       let end = next < xr ? next : xr
       let part = (end - x) * inv
       let fx = (x + end) * 0.5 - Float(c)
-      row[c * stride] += part * (1 - fx)
-      row[(c + 1) * stride] += part * fx
+      row[c * stride] += carry + part * (1 - fx)
+      carry = part * fx
       x = end
       c += 1
     }
+    row[c * stride] += carry
   }
 
   public static func accumulateLine(
@@ -82,7 +85,7 @@ public enum KernelReference {
   ) {
     let t = Float(tile)
     var (x0, y0, x1, y1) = (clamp(x0, 0, t), clamp(y0, 0, t), clamp(x1, 0, t), clamp(y1, 0, t))
-    if y0 == y1 { return }
+    if y0 == y1 || x0.isNaN || y0.isNaN || x1.isNaN || y1.isNaN { return }
     var direction: Float = 1
     if y0 > y1 {
       swap(&y0, &y1)

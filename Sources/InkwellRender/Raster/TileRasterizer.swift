@@ -443,7 +443,7 @@ private struct WorkerScratch: @unchecked Sendable {
 /// Per-thread buffers, aligned for the widest vectors: cells (coverage accumulation), coverage,
 /// and the planar color tile.
 final class TileScratch {
-  static let cellCount = Int(INKWELL_CELL_COUNT)
+  static let cellCount = Int(INKWELL_CELL_BUFFER_COUNT)
   static let pixelCount = Int(INKWELL_TILE_PIXELS)
   let cells: UnsafeMutablePointer<Float>
   let coverage: UnsafeMutablePointer<Float>
