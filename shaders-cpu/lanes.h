@@ -97,98 +97,102 @@ static inline __attribute__((always_inline)) VF clamp_tile(VF v) {
 // in the same order as the scalar loop: bit-identical. Longer pieces take the scalar path in
 // their turn. The scalar loop spent most of its time on the dependent chain of branch, convert
 // and compare per piece; the vector form has no data-dependent branch.
-static void KERNEL(accumulate_lines)(float *cells, const float *lines, size_t count) {
+static inline __attribute__((always_inline)) void accumulate_batch(float *cells, const float *lines) {
   VI lane;
   for (int l = 0; l < LANES; l++) lane[l] = l;
   const VI spare = lane + INKWELL_CELL_COUNT;
-  size_t i = 0;
-  for (; i + LANES <= count; i += LANES) {
-    VF x0, y0, x1, y1;
+  VF x0, y0, x1, y1;
+  for (int l = 0; l < LANES; l++) {
+    x0[l] = lines[4 * l];
+    y0[l] = lines[4 * l + 1];
+    x1[l] = lines[4 * l + 2];
+    y1[l] = lines[4 * l + 3];
+  }
+  x0 = clamp_tile(x0);
+  y0 = clamp_tile(y0);
+  x1 = clamp_tile(x1);
+  y1 = clamp_tile(y1);
+  VI skip = (y0 == y1) | (x0 != x0) | (y0 != y0) | (x1 != x1) | (y1 != y1);
+  // Top end first.
+  VI down = y0 > y1;
+  VF dir = blend(down, splat(-1.0f), splat(1.0f));
+  VF ya = blend(down, y1, y0), yb = blend(down, y0, y1);
+  VF xa = blend(down, x1, x0), xb = blend(down, x0, x1);
+  VI r0 = __builtin_convertvector(ya, VI);
+  VI r1 = __builtin_convertvector(yb, VI);
+  r1 -= __builtin_convertvector(r1, VF) < yb;  // ceil: a true mask is −1
+  VI rows = r1 - r0;
+  VI two = rows == splat_int(2);
+  VI slow = (rows > splat_int(2)) & ~skip;
+  // The row segments: one-row pieces keep their own ends; two-row ones split at ym.
+  VF ym = __builtin_convertvector(r0 + 1, VF);
+  VF dxdy = (xb - xa) / (yb - ya);
+  VF xm = clamp_tile(xa + (ym - ya) * dxdy);
+  VF xe = clamp_tile(xa + (yb - ya) * dxdy);
+  const VF from[2] = {xa, xm};
+  const VF to[2] = {blend(two, xm, xb), xe};
+  const VF height[2] = {blend(two, (ym - ya) * dir, (yb - ya) * dir), (yb - ym) * dir};
+  const VI row[2] = {r0, r0 + 1};
+  VI index[6];
+  VF value[6];
+  for (int s = 0; s < 2; s++) {
+    VI none = s == 0 ? skip : (skip | ~two);
+    VF xl = blend(from[s] < to[s], from[s], to[s]);
+    VF xr = blend(from[s] < to[s], to[s], from[s]);
+    VI cl = __builtin_convertvector(xl, VI);
+    cl = blend_int(cl > splat_int(T), splat_int(T), cl);
+    VF left = __builtin_convertvector(cl, VF);
+    VF mid = left + splat(1.0f);
+    VI one = xr <= mid;
+    slow |= (xr > left + splat(2.0f)) & ~none;
+    // One cell: dy split by the mean x offset. Two: parts split at mid, the middle cell adding
+    // its own part's left share plus the first part's right share, as the scalar carry does.
+    VF dy = height[s];
+    VF inv = dy / (xr - xl);
+    VF partA = blend(one, dy, (mid - xl) * inv);
+    VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
+    VF partB = (xr - mid) * inv;
+    VF fxB = (mid + xr) * splat(0.5f) - mid;
+    VF a0 = partA * (splat(1.0f) - fxA);
+    VF a1 = partA * fxA;
+    VI base = cl * INKWELL_CELL_STRIDE + row[s];
+    index[3 * s] = blend_int(none, spare + (3 * s) * LANES, base);
+    value[3 * s] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
+    index[3 * s + 1] = blend_int(none, spare + (3 * s + 1) * LANES, base + INKWELL_CELL_STRIDE);
+    value[3 * s + 1] = blend(none, splat(0.0f), blend(one, a1, a1 + partB * (splat(1.0f) - fxB)));
+    index[3 * s + 2] = blend_int(none | one, spare + (3 * s + 2) * LANES, base + 2 * INKWELL_CELL_STRIDE);
+    value[3 * s + 2] = blend(none | one, splat(0.0f), partB * fxB);
+  }
+  int32_t at[6][LANES];
+  float add[6][LANES];
+  for (int k = 0; k < 6; k++) {
+    __builtin_memcpy(at[k], &index[k], sizeof index[k]);
+    __builtin_memcpy(add[k], &value[k], sizeof value[k]);
+  }
+  if (__builtin_reduce_or(slow)) {
     for (int l = 0; l < LANES; l++) {
-      x0[l] = lines[4 * (i + l)];
-      y0[l] = lines[4 * (i + l) + 1];
-      x1[l] = lines[4 * (i + l) + 2];
-      y1[l] = lines[4 * (i + l) + 3];
-    }
-    x0 = clamp_tile(x0);
-    y0 = clamp_tile(y0);
-    x1 = clamp_tile(x1);
-    y1 = clamp_tile(y1);
-    VI skip = (y0 == y1) | (x0 != x0) | (y0 != y0) | (x1 != x1) | (y1 != y1);
-    // Top end first.
-    VI down = y0 > y1;
-    VF dir = blend(down, splat(-1.0f), splat(1.0f));
-    VF ya = blend(down, y1, y0), yb = blend(down, y0, y1);
-    VF xa = blend(down, x1, x0), xb = blend(down, x0, x1);
-    VI r0 = __builtin_convertvector(ya, VI);
-    VI r1 = __builtin_convertvector(yb, VI);
-    r1 -= __builtin_convertvector(r1, VF) < yb;  // ceil: a true mask is −1
-    VI rows = r1 - r0;
-    VI two = rows == splat_int(2);
-    VI slow = (rows > splat_int(2)) & ~skip;
-    // The row segments: one-row pieces keep their own ends; two-row ones split at ym.
-    VF ym = __builtin_convertvector(r0 + 1, VF);
-    VF dxdy = (xb - xa) / (yb - ya);
-    VF xm = clamp_tile(xa + (ym - ya) * dxdy);
-    VF xe = clamp_tile(xa + (yb - ya) * dxdy);
-    const VF from[2] = {xa, xm};
-    const VF to[2] = {blend(two, xm, xb), xe};
-    const VF height[2] = {blend(two, (ym - ya) * dir, (yb - ya) * dir), (yb - ym) * dir};
-    const VI row[2] = {r0, r0 + 1};
-    VI index[6];
-    VF value[6];
-    for (int s = 0; s < 2; s++) {
-      VI none = s == 0 ? skip : (skip | ~two);
-      VF xl = blend(from[s] < to[s], from[s], to[s]);
-      VF xr = blend(from[s] < to[s], to[s], from[s]);
-      VI cl = __builtin_convertvector(xl, VI);
-      cl = blend_int(cl > splat_int(T), splat_int(T), cl);
-      VF left = __builtin_convertvector(cl, VF);
-      VF mid = left + splat(1.0f);
-      VI one = xr <= mid;
-      slow |= (xr > left + splat(2.0f)) & ~none;
-      // One cell: dy split by the mean x offset. Two: parts split at mid, the middle cell adding
-      // its own part's left share plus the first part's right share, as the scalar carry does.
-      VF dy = height[s];
-      VF inv = dy / (xr - xl);
-      VF partA = blend(one, dy, (mid - xl) * inv);
-      VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
-      VF partB = (xr - mid) * inv;
-      VF fxB = (mid + xr) * splat(0.5f) - mid;
-      VF a0 = partA * (splat(1.0f) - fxA);
-      VF a1 = partA * fxA;
-      VI base = cl * INKWELL_CELL_STRIDE + row[s];
-      index[3 * s] = blend_int(none, spare + (3 * s) * LANES, base);
-      value[3 * s] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
-      index[3 * s + 1] = blend_int(none, spare + (3 * s + 1) * LANES, base + INKWELL_CELL_STRIDE);
-      value[3 * s + 1] = blend(none, splat(0.0f), blend(one, a1, a1 + partB * (splat(1.0f) - fxB)));
-      index[3 * s + 2] = blend_int(none | one, spare + (3 * s + 2) * LANES, base + 2 * INKWELL_CELL_STRIDE);
-      value[3 * s + 2] = blend(none | one, splat(0.0f), partB * fxB);
-    }
-    int32_t at[6][LANES];
-    float add[6][LANES];
-    for (int k = 0; k < 6; k++) {
-      __builtin_memcpy(at[k], &index[k], sizeof index[k]);
-      __builtin_memcpy(add[k], &value[k], sizeof value[k]);
-    }
-    if (__builtin_reduce_or(slow)) {
-      for (int l = 0; l < LANES; l++) {
-        if (slow[l]) {
-          const float *p = lines + 4 * (i + l);
-          inkwell_scalar_accumulate_line(cells, p[0], p[1], p[2], p[3]);
-          continue;
-        }
-        for (int k = 0; k < 6; k++) cells[at[k][l]] += add[k][l];
+      if (slow[l]) {
+        const float *p = lines + 4 * l;
+        inkwell_scalar_accumulate_line(cells, p[0], p[1], p[2], p[3]);
+        continue;
       }
-    } else {
-      for (int l = 0; l < LANES; l++) {
-        for (int k = 0; k < 6; k++) cells[at[k][l]] += add[k][l];
-      }
+      for (int k = 0; k < 6; k++) cells[at[k][l]] += add[k][l];
+    }
+  } else {
+    for (int l = 0; l < LANES; l++) {
+      for (int k = 0; k < 6; k++) cells[at[k][l]] += add[k][l];
     }
   }
-  for (; i < count; i++) {
-    const float *p = lines + 4 * i;
-    inkwell_scalar_accumulate_line(cells, p[0], p[1], p[2], p[3]);
+}
+
+static void KERNEL(accumulate_lines)(float *cells, const float *lines, size_t count) {
+  size_t i = 0;
+  for (; i + LANES <= count; i += LANES) accumulate_batch(cells, lines + 4 * i);
+  if (i < count) {
+    // The last few pieces, padded with level ones (which add nothing) to a full batch.
+    float rest[4 * LANES] = {0};
+    __builtin_memcpy(rest, lines + 4 * i, (count - i) * 4 * sizeof(float));
+    accumulate_batch(cells, rest);
   }
 }
 
