@@ -248,6 +248,36 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test("resolve of paper with faint stroke edges: channels around the threshold of code 255", arguments: levels)
+  func resolveNearWhite(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 10)
+    let top = KernelReference.srgbThresholds[255]
+    // Straddling the threshold by a few ulps, exactly on it, far above it, NaN, and translucent.
+    let near: [Float] = [top, top.nextUp, top.nextDown, top.nextDown.nextDown, 1, 1.5, 0.999, .nan]
+    for round in 0..<24 {
+      var tile = [Float](repeating: 1, count: 4 * 1024)
+      for j in 0..<1024 {
+        // Mostly the top values, so that many groups lie wholly at or above the threshold.
+        let pick = { (rng: inout SeededGenerator) -> Float in
+          Int.random(in: 0..<16, using: &rng) == 0
+            ? near[Int.random(in: 0..<near.count, using: &rng)] : near[Int.random(in: 0..<2, using: &rng)]
+        }
+        let alpha: Float = round % 3 == 2 ? rng.float(0.5...1) : 1
+        tile[j] = pick(&rng) * alpha
+        tile[1024 + j] = pick(&rng) * alpha
+        tile[2048 + j] = pick(&rng) * alpha
+        tile[3072 + j] = alpha
+      }
+      var out = [UInt8](repeating: 0, count: 4 * 1024)
+      var expected = out
+      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
+      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      #expect(out == expected, "round \(round)")
+      if round == 0 { #expect(out.contains(254) && out.contains(255)) }
+    }
+  }
+
   /// Floats near every threshold (±2 ulps), the edges of the range, special values and a seeded
   /// sample of `count` bit patterns spread over [0, 1] and a little outside.
   static func encodeInputs(count: Int) -> [Float] {
