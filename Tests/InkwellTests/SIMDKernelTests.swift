@@ -248,7 +248,8 @@ struct SIMDKernelTests {
     }
   }
 
-  @Test("resolve of paper with faint stroke edges: channels around the threshold of code 255", arguments: levels)
+  @Test(
+    "resolve of paper with faint stroke edges: channels around the threshold of code 255", arguments: levels)
   func resolveNearWhite(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!
     var rng = SeededGenerator(seed: 10)
