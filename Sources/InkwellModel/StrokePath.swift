@@ -65,11 +65,38 @@ public struct StrokePath: Hashable, Sendable {
     let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
     let i = Swift.min(Int(tc), n - 2)
     let w = Self.basis(tc - Float(i))
+    return Self.tipBlend(
+      tipPhantom(i - 1), TipPoint(controlPoints[i]), TipPoint(controlPoints[i + 1]), tipPhantom(i + 2), w)
+  }
+
+  /// Appends `interpolatedTipPoint(at: Float(segment) + Float(j) / Float(steps))` for every j in
+  /// `0..<steps`, reading the segment's control points once.
+  /// - Precondition: `segment` is in `0..<count − 1`.
+  public func appendTipPoints(segment i: Int, steps: Int, to points: inout [TipPoint]) {
+    let n = controlPoints.count
+    precondition(i >= 0 && i < n - 1, "appendTipPoints(segment:steps:to:) outside the path")
     let p0 = tipPhantom(i - 1)
     let p1 = TipPoint(controlPoints[i])
     let p2 = TipPoint(controlPoints[i + 1])
     let p3 = tipPhantom(i + 2)
-    // Written out field by field (the same sums as `blend`'s, in the same order).
+    let end = Float(n - 1)
+    for j in 0..<steps {
+      let t = Float(i) + Float(j) / Float(steps)
+      let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), end)
+      guard Swift.min(Int(tc), n - 2) == i else {
+        points.append(interpolatedTipPoint(at: t))
+        continue
+      }
+      points.append(Self.tipBlend(p0, p1, p2, p3, Self.basis(tc - Float(i))))
+    }
+  }
+
+  /// The blend of `interpolatedTipPoint(at:)`, written out field by field (the same sums as
+  /// `blend`'s, in the same order).
+  @inline(__always)
+  private static func tipBlend(
+    _ p0: TipPoint, _ p1: TipPoint, _ p2: TipPoint, _ p3: TipPoint, _ w: (Float, Float, Float, Float)
+  ) -> TipPoint {
     @inline(__always) func mix(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Float {
       w.0 * a + w.1 * b + w.2 * c + w.3 * d
     }
