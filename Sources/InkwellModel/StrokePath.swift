@@ -69,25 +69,52 @@ public struct StrokePath: Hashable, Sendable {
       tipPhantom(i - 1), TipPoint(controlPoints[i]), TipPoint(controlPoints[i + 1]), tipPhantom(i + 2), w)
   }
 
-  /// Appends `interpolatedTipPoint(at: Float(segment) + Float(j) / Float(steps))` for every j in
-  /// `0..<steps`, reading the segment's control points once.
-  /// - Precondition: `segment` is in `0..<count − 1`.
-  public func appendTipPoints(segment i: Int, steps: Int, to points: inout [TipPoint]) {
+  /// `interpolatedTipPoint(at:)` at `Float(i) + Float(j) / Float(steps[i])` for every segment i
+  /// and every j in `0..<steps[i]`, then at the path's end: a stroke's samples, computed exactly as
+  /// that function computes them, each segment's control points read once.
+  /// - Precondition: `steps` holds one non-negative count per segment (`count − 1` of them).
+  public func interpolatedTipPoints(segmentSteps steps: [Int]) -> [TipPoint] {
     let n = controlPoints.count
-    precondition(i >= 0 && i < n - 1, "appendTipPoints(segment:steps:to:) outside the path")
-    let p0 = tipPhantom(i - 1)
-    let p1 = TipPoint(controlPoints[i])
-    let p2 = TipPoint(controlPoints[i + 1])
-    let p3 = tipPhantom(i + 2)
-    let end = Float(n - 1)
-    for j in 0..<steps {
-      let t = Float(i) + Float(j) / Float(steps)
-      let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), end)
-      guard Swift.min(Int(tc), n - 2) == i else {
-        points.append(interpolatedTipPoint(at: t))
-        continue
+    guard n > 1 else { return n == 1 ? [TipPoint(controlPoints[0])] : [] }
+    precondition(steps.count == n - 1, "interpolatedTipPoints(segmentSteps:) needs a count per segment")
+    var total = 1
+    for s in steps {
+      precondition(s >= 0, "interpolatedTipPoints(segmentSteps:) with a negative count")
+      total += s
+    }
+    return [TipPoint](unsafeUninitializedCapacity: total) { points, initialized in
+      var k = 0
+      var p0 = tipPhantom(-1)
+      var p1 = TipPoint(controlPoints[0])
+      var p2 = TipPoint(controlPoints[1])
+      for i in 0..<(n - 1) {
+        if i > 0 {
+          p0 = p1
+          p1 = p2
+          p2 = TipPoint(controlPoints[i + 1])
+        }
+        let p3 = tipPhantom(i + 2)
+        let count = steps[i]
+        guard count > 0 else { continue }
+        let fi = Float(i)
+        let fs = Float(count)
+        // Every parameter of the segment lies in [i, i + 1) when its last one does (the sums are
+        // monotone in j) and i is exact: then clamping changes none and each one's segment is i.
+        if i < 1 << 24, fi + Float(count - 1) / fs < Float(i + 1) {
+          for j in 0..<count {
+            let t = fi + Float(j) / fs
+            points[k] = Self.tipBlend(p0, p1, p2, p3, Self.basis(t - fi))
+            k += 1
+          }
+        } else {
+          for j in 0..<count {
+            points[k] = interpolatedTipPoint(at: fi + Float(j) / fs)
+            k += 1
+          }
+        }
       }
-      points.append(Self.tipBlend(p0, p1, p2, p3, Self.basis(tc - Float(i))))
+      points[k] = interpolatedTipPoint(at: Float(n - 1))
+      initialized = k + 1
     }
   }
 

@@ -67,12 +67,16 @@ public enum PenBrush {
     let n = points.count
     guard n > 1 else { return false }
     return withUnsafeTemporaryAllocation(of: Float.self, capacity: n - 1) { speeds in
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { validBefore in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { counts in
         // An invalid speed counts as +0 in the sums below (which leaves a sum of non-negative
-        // speeds unchanged); the running count of valid ones gives each window's divisor.
-        var anyFast = false
+        // speeds unchanged); running counts of the valid ones and of those above the steady speed
+        // give each window's divisor and say whether it can thin the line at all.
+        let validBefore = UnsafeMutableBufferPointer(rebasing: counts[0..<n])
+        let fastBefore = UnsafeMutableBufferPointer(rebasing: counts[n..<(2 * n)])
         var valid = 0
+        var fast = 0
         validBefore[0] = 0
+        fastBefore[0] = 0
         for k in 0..<(n - 1) {
           let dt = points[k + 1].timeOffset - points[k].timeOffset
           let d = points[k].location.distance(to: points[k + 1].location)
@@ -80,24 +84,30 @@ public enum PenBrush {
           if dt > 1e-6, dt.isFinite, d.isFinite {
             speed = d / dt
             valid += 1
-            if speed > steadySpeed { anyFast = true }
+            if speed > steadySpeed { fast += 1 }
           }
           speeds[k] = speed
           validBefore[k + 1] = valid
+          fastBefore[k + 1] = fast
         }
-        // An average of speeds none of which exceeds the steady speed does not exceed it either:
-        // every scale is 1, as the windows below would find.
-        guard anyFast else { return false }
+        // An average of speeds none of which exceeds the steady speed does not exceed it either
+        // (each partial sum stays within the steady speed times its count of valid speeds): the
+        // scale is 1, as the window would find.
+        guard fast > 0 else { return false }
         for k in 0..<n {
           let lower = Swift.max(k - 5, 0)
           let upper = Swift.min(k + 4, n - 1)
           let count = validBefore[upper] - validBefore[lower]
-          guard count > 0 else {
+          guard count > 0, fastBefore[upper] > fastBefore[lower] else {
             scales[k] = 1
             continue
           }
           var sum: Float = 0
-          for j in lower..<upper { sum += speeds[j] }
+          if upper - lower == 9 {
+            for j in 0..<9 { sum += speeds[lower + j] }
+          } else {
+            for j in lower..<upper { sum += speeds[j] }
+          }
           scales[k] = speedScale(sum / Float(count))
         }
         return true
@@ -217,23 +227,18 @@ public enum PenBrush {
   {
     let n = path.count
     guard n > 1 else { return n == 1 ? [path.interpolatedTipPoint(at: 0)] : [] }
-    return withUnsafeTemporaryAllocation(of: Int.self, capacity: n - 1) { steps in
-      var total = 1
+    let steps = [Int](unsafeUninitializedCapacity: n - 1) { steps, initialized in
       path.controlPoints.withUnsafeBufferPointer { controlPoints in
         var a = m.apply(controlPoints[0].location)
         for i in 0..<(n - 1) {
           let b = m.apply(controlPoints[i + 1].location)
           steps[i] = segmentSteps(length: a.distance(to: b), spacing: spacing)
-          total += steps[i]
           a = b
         }
       }
-      var points: [StrokePath.TipPoint] = []
-      points.reserveCapacity(total)
-      for i in 0..<(n - 1) { path.appendTipPoints(segment: i, steps: steps[i], to: &points) }
-      points.append(path.interpolatedTipPoint(at: Float(n - 1)))
-      return points
+      initialized = n - 1
     }
+    return path.interpolatedTipPoints(segmentSteps: steps)
   }
 
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
@@ -295,44 +300,46 @@ public enum PenBrush {
     let first = buffer[0]
     if count == 1 { return circle(center: first.center, radius: first.radius) }
 
-    // Tangent sides of each capsule, made segment by segment: the left side runs forward into the
-    // outline, the right side into its own chain, which the outline takes reversed.
+    // Tangent sides of each capsule. The left side runs forward into the outline; after the tail's
+    // arc the right side runs backward, each join's points in reverse order, as the reversed chain.
     let segments = count - 1
-    var outline: [Point] = []
-    var right: [Point] = []
-    outline.reserveCapacity(4 * count + 32)
-    right.reserveCapacity(2 * count + 16)
-    let firstSides = tangents(buffer[0], buffer[1])
-    var left = Side(firstSides.left, from: buffer[0], to: buffer[1])
-    var rightSide = Side(firstSides.right, from: buffer[0], to: buffer[1])
-    outline.append(left.start)
-    right.append(rightSide.start)
-    var lastDirection = firstSides.direction
-    for j in 1..<segments {
-      let sides = tangents(buffer[j], buffer[j + 1])
-      let nextLeft = Side(sides.left, from: buffer[j], to: buffer[j + 1])
-      let nextRight = Side(sides.right, from: buffer[j], to: buffer[j + 1])
-      // The side is convex here (a gap to bridge with the disc's arc) when its offset turns
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
+      var outline: [Point] = []
+      outline.reserveCapacity(6 * count + 32)
+      for i in 0..<segments {
+        let sides = tangents(buffer[i], buffer[i + 1])
+        offsets[2 * i] = sides.left
+        offsets[2 * i + 1] = sides.right
+      }
+      // The side is convex at a join (a gap to bridge with the disc's arc) when its offset turns
       // against the side's direction of traversal: clockwise on the left, counterclockwise on
       // the right. A change of taper alone can make either side convex.
-      join(left, nextLeft, at: buffer[j], outerWhenTurning: -1, into: &outline)
-      join(rightSide, nextRight, at: buffer[j], outerWhenTurning: 1, into: &right)
-      left = nextLeft
-      rightSide = nextRight
-      lastDirection = sides.direction
-    }
-    outline.append(left.end)
-    right.append(rightSide.end)
+      var left = Side(offsets[0], from: buffer[0], to: buffer[1])
+      outline.append(left.start)
+      for j in 1..<segments {
+        let next = Side(offsets[2 * j], from: buffer[j], to: buffer[j + 1])
+        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+        left = next
+      }
+      outline.append(left.end)
 
-    let tail = buffer[segments]
-    appendArc(
-      center: tail.center, radius: tail.radius, from: left.end, to: rightSide.end, through: lastDirection,
-      into: &outline)
-    outline.append(contentsOf: right.reversed())
-    appendArc(
-      center: first.center, radius: first.radius, from: right[0], to: outline[0],
-      through: firstSides.direction * -1, into: &outline)
-    return outline
+      let tail = buffer[segments]
+      var right = Side(offsets[2 * segments - 1], from: buffer[segments - 1], to: tail)
+      appendArc(
+        center: tail.center, radius: tail.radius, from: left.end, to: right.end,
+        through: tangents(buffer[segments - 1], tail).direction, into: &outline)
+      outline.append(right.end)
+      for j in stride(from: segments - 1, through: 1, by: -1) {
+        let previous = Side(offsets[2 * j - 1], from: buffer[j - 1], to: buffer[j])
+        join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+        right = previous
+      }
+      outline.append(right.start)
+      appendArc(
+        center: first.center, radius: first.radius, from: right.start, to: outline[0],
+        through: tangents(first, buffer[1]).direction * -1, into: &outline)
+      return outline
+    }
   }
 
   /// Direction from `a` to `b` and the unit offsets from a disc's center to the left and right
@@ -363,24 +370,27 @@ public enum PenBrush {
   }
 
   /// Appends the join of side `a` and the next side `b` at `disc`: the disc's arc where the side
-  /// turns outwards, else the sides' crossing (or, for sharp turns, the disc's center).
+  /// turns outwards, else the sides' crossing (or, for sharp turns, the disc's center). `reversed`
+  /// appends the same points last to first.
   @inline(__always)
   static func join(
-    _ a: Side, _ b: Side, at disc: PenSample, outerWhenTurning sign: Float, into chain: inout [Point]
+    _ a: Side, _ b: Side, at disc: PenSample, outerWhenTurning sign: Float, reversed: Bool,
+    into chain: inout [Point]
   ) {
     let turn = cross(a.offset, b.offset)
     if turn * sign > 0 {
-      chain.append(a.end)
-      appendArc(center: disc.center, radius: disc.radius, from: a.end, to: b.start, into: &chain)
-      chain.append(b.start)
+      chain.append(reversed ? b.start : a.end)
+      appendArc(
+        center: disc.center, radius: disc.radius, from: a.end, to: b.start, reversed: reversed, into: &chain)
+      chain.append(reversed ? a.end : b.start)
     } else if let x = innerCorner(
       previousStart: a.start, previousEnd: a.end, nextStart: b.start, nextEnd: b.end)
     {
       chain.append(x)
     } else {
-      chain.append(a.end)
+      chain.append(reversed ? b.start : a.end)
       chain.append(disc.center)
-      chain.append(b.start)
+      chain.append(reversed ? a.end : b.start)
     }
   }
 
@@ -411,7 +421,9 @@ public enum PenBrush {
   }
 
   /// Appends the interior points of the shorter arc from `from` to `to` around `center`.
-  static func appendArc(center: Point, radius: Float, from: Point, to: Point, into points: inout [Point]) {
+  static func appendArc(
+    center: Point, radius: Float, from: Point, to: Point, reversed: Bool = false, into points: inout [Point]
+  ) {
     // Most joins of a stroke sampled every pixel or two turn by a fraction of an arc step, which
     // adds no point. The sagitta of the chord says so without trigonometry: at most a quarter of
     // the tolerance means at most about half a step (the arc below would find one step, no point).
@@ -421,7 +433,8 @@ public enum PenBrush {
     let b = to - center
     let sweep = FloatMath.atan2(cross(a, b), a.x * b.x + a.y * b.y)
     appendArc(
-      center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, into: &points)
+      center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, reversed: reversed,
+      into: &points)
   }
 
   /// Appends the interior points of the arc from `from` to `to` around `center` that passes
@@ -443,13 +456,15 @@ public enum PenBrush {
   }
 
   static func appendArc(
-    center: Point, radius: Float, startAngle: Float, sweep: Float, into points: inout [Point]
+    center: Point, radius: Float, startAngle: Float, sweep: Float, reversed: Bool = false,
+    into points: inout [Point]
   ) {
     guard sweep.isFinite else { return }
     let steps = Int((abs(sweep) / angleStep(radius: radius)).rounded(.up))
     guard steps > 1 else { return }
     let step = sweep / Float(steps)
-    for k in 1..<steps {
+    for index in 1..<steps {
+      let k = reversed ? steps - index : index
       let angle = startAngle + step * Float(k)
       points.append(
         Point(x: center.x + radius * FloatMath.cos(angle), y: center.y + radius * FloatMath.sin(angle)))
