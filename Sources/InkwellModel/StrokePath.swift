@@ -66,7 +66,8 @@ public struct StrokePath: Hashable, Sendable {
     let i = Swift.min(Int(tc), n - 2)
     let w = Self.basis(tc - Float(i))
     return Self.tipBlend(
-      tipPhantom(i - 1), TipPoint(controlPoints[i]), TipPoint(controlPoints[i + 1]), tipPhantom(i + 2), w)
+      Self.lanes(tipPhantom(i - 1)), Self.lanes(TipPoint(controlPoints[i])),
+      Self.lanes(TipPoint(controlPoints[i + 1])), Self.lanes(tipPhantom(i + 2)), w)
   }
 
   /// `interpolatedTipPoint(at:)` at `Float(i) + Float(j) / Float(steps[i])` for every segment i
@@ -84,16 +85,16 @@ public struct StrokePath: Hashable, Sendable {
     }
     return [TipPoint](unsafeUninitializedCapacity: total) { points, initialized in
       var k = 0
-      var p0 = tipPhantom(-1)
-      var p1 = TipPoint(controlPoints[0])
-      var p2 = TipPoint(controlPoints[1])
+      var p0 = Self.lanes(tipPhantom(-1))
+      var p1 = Self.lanes(TipPoint(controlPoints[0]))
+      var p2 = Self.lanes(TipPoint(controlPoints[1]))
       for i in 0..<(n - 1) {
         if i > 0 {
           p0 = p1
           p1 = p2
-          p2 = TipPoint(controlPoints[i + 1])
+          p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
         }
-        let p3 = tipPhantom(i + 2)
+        let p3 = Self.lanes(tipPhantom(i + 2))
         let count = steps[i]
         guard count > 0 else { continue }
         let fi = Float(i)
@@ -118,23 +119,23 @@ public struct StrokePath: Hashable, Sendable {
     }
   }
 
-  /// The blend of `interpolatedTipPoint(at:)`, written out field by field (the same sums as
-  /// `blend`'s, in the same order).
+  /// A tip point's fields as lanes: location x and y, time, width, force, opacity.
+  @inline(__always)
+  private static func lanes(_ p: TipPoint) -> SIMD8<Float> {
+    SIMD8(p.location.x, p.location.y, p.timeOffset, p.width, p.force, p.opacity, 0, 0)
+  }
+
+  /// The blend of `interpolatedTipPoint(at:)`: the same sums as `blend`'s, in the same order, lane
+  /// by lane.
   @inline(__always)
   private static func tipBlend(
-    _ p0: TipPoint, _ p1: TipPoint, _ p2: TipPoint, _ p3: TipPoint, _ w: (Float, Float, Float, Float)
+    _ p0: SIMD8<Float>, _ p1: SIMD8<Float>, _ p2: SIMD8<Float>, _ p3: SIMD8<Float>,
+    _ w: (Float, Float, Float, Float)
   ) -> TipPoint {
-    @inline(__always) func mix(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Float {
-      w.0 * a + w.1 * b + w.2 * c + w.3 * d
-    }
+    let v = w.0 * p0 + w.1 * p1 + w.2 * p2 + w.3 * p3
     return TipPoint(
-      location: Point(
-        x: mix(p0.location.x, p1.location.x, p2.location.x, p3.location.x),
-        y: mix(p0.location.y, p1.location.y, p2.location.y, p3.location.y)),
-      timeOffset: mix(p0.timeOffset, p1.timeOffset, p2.timeOffset, p3.timeOffset),
-      width: Swift.max(0, mix(p0.width, p1.width, p2.width, p3.width)),
-      force: Swift.max(0, mix(p0.force, p1.force, p2.force, p3.force)),
-      opacity: Swift.min(Swift.max(mix(p0.opacity, p1.opacity, p2.opacity, p3.opacity), 0), 2))
+      location: Point(x: v[0], y: v[1]), timeOffset: v[2], width: Swift.max(0, v[3]),
+      force: Swift.max(0, v[4]), opacity: Swift.min(Swift.max(v[5], 0), 2))
   }
 
   /// Location, time, width, force and opacity of a point on the curve: what a round tip reads.

@@ -148,68 +148,82 @@ public enum PenBrush {
     let inkWidth = stroke.ink.width
     return points.withUnsafeBufferPointer { points in
       withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
-        let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-        let arcs = UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)])
-        let hasSpeedScales = self.speedScales(of: points, into: speedScales)
-
-        var discs = [PenSample]()
-        discs.reserveCapacity(n)
-        var opacitySum: Float = 0
-        var arc: Float = 0
-        var previous = Point.zero
-        let minimumSpacing = sampleSpacing / 3
-        for index in 0..<n {
-          let p = points[index]
-          let c = m.apply(p.location)
-          guard c.x.isFinite, c.y.isFinite else { continue }
-          // The distance between kept centers is both the spacing test and the arc length's step.
-          let step = discs.isEmpty ? 0 : previous.distance(to: c)
-          if !discs.isEmpty, step < minimumSpacing, index != n - 1 { continue }
-          let width = p.width.isFinite && p.width > 0 ? p.width : inkWidth
-          var r = 0.5 * width * pressureScale(p.force) * scale
-          if hasSpeedScales, speedScales[index] < 1 { r *= speedScales[index] }
-          guard r.isFinite else { continue }
-          if !discs.isEmpty { arc = arc + step }
-          arcs[discs.count] = arc
-          discs.append(PenSample(center: c, radius: r))
-          previous = c
-          opacitySum += p.opacity.isFinite ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
+        withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
+          let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+          guard
+            let (count, alphaScale) = self.discs(
+              of: points, through: m, scale: scale, inkWidth: inkWidth,
+              speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
+              arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
+          else { return nil }
+          let contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]))
+          guard contour.count >= 2 else { return nil }
+          var flat = FlatPath()
+          flat.points = contour
+          flat.contourEnds = [contour.count]
+          return (flat, alphaScale)
         }
-        guard !discs.isEmpty else { return nil }
-
-        // Taper by arc length from either end.
-        let count = discs.count
-        let span = Swift.min(inkWidth * scale, arc / 3)
-        var alphaScale: Float = 1
-        let drawn = discs.withUnsafeMutableBufferPointer { discs -> Bool in
-          var largest: Float = 0
-          var sum: Float = 0
-          for i in 0..<count {
-            let r = discs[i].radius * taper(at: arcs[i], length: arc, span: span)
-            discs[i].radius = r
-            if i == 0 || largest < r { largest = r }
-            sum = sum + r
-          }
-          guard largest > 0 else { return false }
-          if largest < minimumRadius {
-            alphaScale = sum / (Float(count) * minimumRadius)
-            for i in 0..<count { discs[i].radius = minimumRadius }
-          } else {
-            for i in 0..<count { discs[i].radius = Swift.max(discs[i].radius, minimumRadius * 0.7) }
-          }
-          return true
-        }
-        guard drawn else { return nil }
-        alphaScale *= Swift.min(opacitySum / Float(count), 2)
-
-        let contour = discs.withUnsafeMutableBufferPointer { outline(ofDiscs: $0) }
-        guard contour.count >= 2 else { return nil }
-        var flat = FlatPath()
-        flat.points = contour
-        flat.contourEnds = [contour.count]
-        return (flat, alphaScale)
       }
     }
+  }
+
+  /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
+  /// and the stroke's alpha multiplier; `nil` when it draws nothing. `arcs` is scratch space for
+  /// as many values as `points`.
+  static func discs(
+    of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
+    inkWidth: Float, speedScales: UnsafeMutableBufferPointer<Float>?, arcs: UnsafeMutableBufferPointer<Float>,
+    into discs: UnsafeMutableBufferPointer<PenSample>
+  ) -> (Int, Float)? {
+    let n = points.count
+    var count = 0
+    var opacitySum: Float = 0
+    var arc: Float = 0
+    var previous = Point.zero
+    let minimumSpacing = sampleSpacing / 3
+    for index in 0..<n {
+      let p = points[index]
+      let c = m.apply(p.location)
+      guard c.x.isFinite, c.y.isFinite else { continue }
+      // The distance between kept centers is both the spacing test and the arc length's step.
+      var step: Float = 0
+      if count > 0 {
+        step = previous.distance(to: c)
+        if step < minimumSpacing, index != n - 1 { continue }
+      }
+      let width = p.width.isFinite && p.width > 0 ? p.width : inkWidth
+      var r = 0.5 * width * pressureScale(p.force) * scale
+      if let speedScales, speedScales[index] < 1 { r *= speedScales[index] }
+      guard r.isFinite else { continue }
+      arc = arc + step
+      arcs[count] = arc
+      discs[count] = PenSample(center: c, radius: r)
+      count += 1
+      previous = c
+      opacitySum += p.opacity.isFinite ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
+    }
+    guard count > 0 else { return nil }
+
+    // Taper by arc length from either end.
+    let span = Swift.min(inkWidth * scale, arc / 3)
+    var largest: Float = 0
+    var sum: Float = 0
+    for i in 0..<count {
+      let r = discs[i].radius * taper(at: arcs[i], length: arc, span: span)
+      discs[i].radius = r
+      if i == 0 || largest < r { largest = r }
+      sum = sum + r
+    }
+    guard largest > 0 else { return nil }
+    var alphaScale: Float = 1
+    if largest < minimumRadius {
+      alphaScale = sum / (Float(count) * minimumRadius)
+      for i in 0..<count { discs[i].radius = minimumRadius }
+    } else {
+      for i in 0..<count { discs[i].radius = Swift.max(discs[i].radius, minimumRadius * 0.7) }
+    }
+    alphaScale *= Swift.min(opacitySum / Float(count), 2)
+    return (count, alphaScale)
   }
 
   /// The number of samples of a spline segment `length` pixels long: ⌈length / spacing⌉ within
