@@ -94,13 +94,13 @@ public enum PenBrush {
         // (each partial sum stays within the steady speed times its count of valid speeds): the
         // scale is 1, as the window would find.
         guard fast > 0 else { return false }
-        for k in 0..<n {
-          let lower = Swift.max(k - 5, 0)
-          let upper = Swift.min(k + 4, n - 1)
+        // Samples k from 5 to n − 5 average the whole window of speeds k − 5 ..< k + 4; the
+        // windows of the first and last few are cut by the stroke's ends.
+        @inline(__always) func window(_ k: Int, _ lower: Int, _ upper: Int) {
           let count = validBefore[upper] - validBefore[lower]
           guard count > 0, fastBefore[upper] > fastBefore[lower] else {
             scales[k] = 1
-            continue
+            return
           }
           var sum: Float = 0
           if upper - lower == 9 {
@@ -110,6 +110,11 @@ public enum PenBrush {
           }
           scales[k] = speedScale(sum / Float(count))
         }
+        let headEnd = Swift.min(5, n)
+        let interiorEnd = Swift.max(n - 4, headEnd)
+        for k in 0..<headEnd { window(k, 0, Swift.min(k + 4, n - 1)) }
+        for k in headEnd..<interiorEnd { window(k, k - 5, k + 4) }
+        for k in interiorEnd..<n { window(k, Swift.max(k - 5, 0), n - 1) }
         return true
       }
     }
