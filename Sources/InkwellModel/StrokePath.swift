@@ -65,22 +65,77 @@ public struct StrokePath: Hashable, Sendable {
     let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
     let i = Swift.min(Int(tc), n - 2)
     let w = Self.basis(tc - Float(i))
-    let p0 = tipPhantom(i - 1)
-    let p1 = TipPoint(controlPoints[i])
-    let p2 = TipPoint(controlPoints[i + 1])
-    let p3 = tipPhantom(i + 2)
-    // Written out field by field (the same sums as `blend`'s, in the same order).
-    @inline(__always) func mix(_ a: Float, _ b: Float, _ c: Float, _ d: Float) -> Float {
-      w.0 * a + w.1 * b + w.2 * c + w.3 * d
+    return Self.tipBlend(
+      Self.lanes(tipPhantom(i - 1)), Self.lanes(TipPoint(controlPoints[i])),
+      Self.lanes(TipPoint(controlPoints[i + 1])), Self.lanes(tipPhantom(i + 2)), w)
+  }
+
+  /// `interpolatedTipPoint(at:)` at `Float(i) + Float(j) / Float(steps[i])` for every segment i
+  /// and every j in `0..<steps[i]`, then at the path's end: a stroke's samples, computed exactly as
+  /// that function computes them, each segment's control points read once.
+  /// - Precondition: `steps` holds one non-negative count per segment (`count − 1` of them).
+  public func interpolatedTipPoints(segmentSteps steps: [Int]) -> [TipPoint] {
+    let n = controlPoints.count
+    guard n > 1 else { return n == 1 ? [TipPoint(controlPoints[0])] : [] }
+    precondition(steps.count == n - 1, "interpolatedTipPoints(segmentSteps:) needs a count per segment")
+    var total = 1
+    for s in steps {
+      precondition(s >= 0, "interpolatedTipPoints(segmentSteps:) with a negative count")
+      total += s
     }
+    return [TipPoint](unsafeUninitializedCapacity: total) { points, initialized in
+      var k = 0
+      var p0 = Self.lanes(tipPhantom(-1))
+      var p1 = Self.lanes(TipPoint(controlPoints[0]))
+      var p2 = Self.lanes(TipPoint(controlPoints[1]))
+      for i in 0..<(n - 1) {
+        if i > 0 {
+          p0 = p1
+          p1 = p2
+          p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
+        }
+        let p3 = Self.lanes(tipPhantom(i + 2))
+        let count = steps[i]
+        guard count > 0 else { continue }
+        let fi = Float(i)
+        let fs = Float(count)
+        // Every parameter of the segment lies in [i, i + 1) when its last one does (the sums are
+        // monotone in j) and i is exact: then clamping changes none and each one's segment is i.
+        if i < 1 << 24, fi + Float(count - 1) / fs < Float(i + 1) {
+          for j in 0..<count {
+            let t = fi + Float(j) / fs
+            points[k] = Self.tipBlend(p0, p1, p2, p3, Self.basis(t - fi))
+            k += 1
+          }
+        } else {
+          for j in 0..<count {
+            points[k] = interpolatedTipPoint(at: fi + Float(j) / fs)
+            k += 1
+          }
+        }
+      }
+      points[k] = interpolatedTipPoint(at: Float(n - 1))
+      initialized = k + 1
+    }
+  }
+
+  /// A tip point's fields as lanes: location x and y, time, width, force, opacity.
+  @inline(__always)
+  private static func lanes(_ p: TipPoint) -> SIMD8<Float> {
+    SIMD8(p.location.x, p.location.y, p.timeOffset, p.width, p.force, p.opacity, 0, 0)
+  }
+
+  /// The blend of `interpolatedTipPoint(at:)`: the same sums as `blend`'s, in the same order, lane
+  /// by lane.
+  @inline(__always)
+  private static func tipBlend(
+    _ p0: SIMD8<Float>, _ p1: SIMD8<Float>, _ p2: SIMD8<Float>, _ p3: SIMD8<Float>,
+    _ w: (Float, Float, Float, Float)
+  ) -> TipPoint {
+    let v = w.0 * p0 + w.1 * p1 + w.2 * p2 + w.3 * p3
     return TipPoint(
-      location: Point(
-        x: mix(p0.location.x, p1.location.x, p2.location.x, p3.location.x),
-        y: mix(p0.location.y, p1.location.y, p2.location.y, p3.location.y)),
-      timeOffset: mix(p0.timeOffset, p1.timeOffset, p2.timeOffset, p3.timeOffset),
-      width: Swift.max(0, mix(p0.width, p1.width, p2.width, p3.width)),
-      force: Swift.max(0, mix(p0.force, p1.force, p2.force, p3.force)),
-      opacity: Swift.min(Swift.max(mix(p0.opacity, p1.opacity, p2.opacity, p3.opacity), 0), 2))
+      location: Point(x: v[0], y: v[1]), timeOffset: v[2], width: Swift.max(0, v[3]),
+      force: Swift.max(0, v[4]), opacity: Swift.min(Swift.max(v[5], 0), 2))
   }
 
   /// Location, time, width, force and opacity of a point on the curve: what a round tip reads.

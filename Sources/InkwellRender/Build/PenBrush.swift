@@ -59,44 +59,65 @@ public enum PenBrush {
 
   /// Speed multipliers for consecutive samples: the distance over time between neighbours, averaged
   /// over a window of ±4 samples so a jittery timestamp does not notch the outline. Samples without
-  /// time (every timeOffset equal) are all 1.
-  static func speedScales(of points: [StrokePath.TipPoint]) -> [Float] {
+  /// time (every timeOffset equal) are all 1. Written into `scales`, as many as `points`; `false`,
+  /// writing nothing, when every scale is 1.
+  static func speedScales(
+    of points: UnsafeBufferPointer<StrokePath.TipPoint>, into scales: UnsafeMutableBufferPointer<Float>
+  ) -> Bool {
     let n = points.count
-    guard n > 1 else { return [Float](repeating: 1, count: n) }
-    var speeds = [Float](repeating: 0, count: n - 1)
-    var valid = [Bool](repeating: false, count: n - 1)
-    for k in 0..<(n - 1) {
-      let dt = points[k + 1].timeOffset - points[k].timeOffset
-      let d = points[k].location.distance(to: points[k + 1].location)
-      if dt > 1e-6, dt.isFinite, d.isFinite {
-        speeds[k] = d / dt
-        valid[k] = true
-      }
-    }
-    var result = [Float](repeating: 1, count: n)
-    // An average of speeds none of which exceeds the steady speed does not exceed it either: every
-    // scale is 1, as the windows below would find.
-    guard zip(speeds, valid).contains(where: { $1 && $0 > steadySpeed }) else { return result }
-    // Windows summed in order over every speed, an invalid one counting as +0 (which leaves a sum
-    // of non-negative speeds unchanged), and counted from a running count of the valid ones.
-    var validBefore = [Int](repeating: 0, count: n)
-    for k in 0..<(n - 1) { validBefore[k + 1] = validBefore[k] + (valid[k] ? 1 : 0) }
-    speeds.withUnsafeBufferPointer { speeds in
-      validBefore.withUnsafeBufferPointer { validBefore in
-        result.withUnsafeMutableBufferPointer { result in
-          for k in 0..<n {
-            let lower = Swift.max(k - 5, 0)
-            let upper = Swift.min(k + 4, n - 1)
-            let count = validBefore[upper] - validBefore[lower]
-            guard count > 0 else { continue }
-            var sum: Float = 0
-            for j in lower..<upper { sum += speeds[j] }
-            result[k] = speedScale(sum / Float(count))
+    guard n > 1 else { return false }
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: n - 1) { speeds in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { counts in
+        // An invalid speed counts as +0 in the sums below (which leaves a sum of non-negative
+        // speeds unchanged); running counts of the valid ones and of those above the steady speed
+        // give each window's divisor and say whether it can thin the line at all.
+        let validBefore = UnsafeMutableBufferPointer(rebasing: counts[0..<n])
+        let fastBefore = UnsafeMutableBufferPointer(rebasing: counts[n..<(2 * n)])
+        var valid = 0
+        var fast = 0
+        validBefore[0] = 0
+        fastBefore[0] = 0
+        for k in 0..<(n - 1) {
+          let dt = points[k + 1].timeOffset - points[k].timeOffset
+          let d = points[k].location.distance(to: points[k + 1].location)
+          var speed: Float = 0
+          if dt > 1e-6, dt.isFinite, d.isFinite {
+            speed = d / dt
+            valid += 1
+            if speed > steadySpeed { fast += 1 }
           }
+          speeds[k] = speed
+          validBefore[k + 1] = valid
+          fastBefore[k + 1] = fast
         }
+        // An average of speeds none of which exceeds the steady speed does not exceed it either
+        // (each partial sum stays within the steady speed times its count of valid speeds): the
+        // scale is 1, as the window would find.
+        guard fast > 0 else { return false }
+        // Samples k from 5 to n − 5 average the whole window of speeds k − 5 ..< k + 4; the
+        // windows of the first and last few are cut by the stroke's ends.
+        @inline(__always) func window(_ k: Int, _ lower: Int, _ upper: Int) {
+          let count = validBefore[upper] - validBefore[lower]
+          guard count > 0, fastBefore[upper] > fastBefore[lower] else {
+            scales[k] = 1
+            return
+          }
+          var sum: Float = 0
+          if upper - lower == 9 {
+            for j in 0..<9 { sum += speeds[lower + j] }
+          } else {
+            for j in lower..<upper { sum += speeds[j] }
+          }
+          scales[k] = speedScale(sum / Float(count))
+        }
+        let headEnd = Swift.min(5, n)
+        let interiorEnd = Swift.max(n - 4, headEnd)
+        for k in 0..<headEnd { window(k, 0, Swift.min(k + 4, n - 1)) }
+        for k in headEnd..<interiorEnd { window(k, k - 5, k + 4) }
+        for k in interiorEnd..<n { window(k, Swift.max(k - 5, 0), n - 1) }
+        return true
       }
     }
-    return result
   }
 
   /// Diameter multiplier near the ends of a stroke `length` long, at arc length `s` from its start:
@@ -104,7 +125,12 @@ public enum PenBrush {
   /// shorter). The ease-out (1 − (1 − x)²) has its steepest slope at the tip, so the end narrows
   /// to a rounded point instead of ending in a knob of constant width.
   static func taper(at s: Float, length: Float, nominalDiameter: Float) -> Float {
-    let span = Swift.min(nominalDiameter, length / 3)
+    taper(at: s, length: length, span: Swift.min(nominalDiameter, length / 3))
+  }
+
+  /// `taper(at:length:nominalDiameter:)` with the span over which it eases out.
+  @inline(__always)
+  static func taper(at s: Float, length: Float, span: Float) -> Float {
     guard span > 0 else { return 1 }
     let x = Swift.min(Swift.max(Swift.min(s, length - s) / span, 0), 1)
     let ease = 1 - (1 - x) * (1 - x)
@@ -122,59 +148,116 @@ public enum PenBrush {
 
     // Sample the spline: enough samples per segment that neighbours are about `sampleSpacing`
     // pixels apart, and none closer than a third of that (thumbnails skip sub-pixel detail).
-    let points = splinePoints(of: path, through: m, spacing: sampleSpacing) {
-      path.interpolatedTipPoint(at: $0)
+    let points = tipPoints(of: path, through: m, spacing: sampleSpacing)
+    let n = points.count
+    let inkWidth = stroke.ink.width
+    return points.withUnsafeBufferPointer { points in
+      withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
+        withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
+          let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+          guard
+            let (count, alphaScale) = self.discs(
+              of: points, through: m, scale: scale, inkWidth: inkWidth,
+              speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
+              arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
+          else { return nil }
+          let contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]))
+          guard contour.count >= 2 else { return nil }
+          var flat = FlatPath()
+          flat.points = contour
+          flat.contourEnds = [contour.count]
+          return (flat, alphaScale)
+        }
+      }
     }
+  }
 
-    let speedScales = speedScales(of: points)
-    var centers: [Point] = []
-    var radii: [Float] = []
+  /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
+  /// and the stroke's alpha multiplier; `nil` when it draws nothing. `arcs` is scratch space for
+  /// as many values as `points`.
+  static func discs(
+    of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
+    inkWidth: Float, speedScales: UnsafeMutableBufferPointer<Float>?, arcs: UnsafeMutableBufferPointer<Float>,
+    into discs: UnsafeMutableBufferPointer<PenSample>
+  ) -> (Int, Float)? {
+    let n = points.count
+    var count = 0
     var opacitySum: Float = 0
-    centers.reserveCapacity(points.count)
-    radii.reserveCapacity(points.count)
+    var arc: Float = 0
+    var previous = Point.zero
     let minimumSpacing = sampleSpacing / 3
-    for (index, p) in points.enumerated() {
+    for index in 0..<n {
+      let p = points[index]
       let c = m.apply(p.location)
       guard c.x.isFinite, c.y.isFinite else { continue }
-      let width = p.width.isFinite && p.width > 0 ? p.width : stroke.ink.width
-      var r = 0.5 * width * pressureScale(p.force) * scale
-      if speedScales[index] < 1 { r *= speedScales[index] }
-      guard r.isFinite else { continue }
-      if let last = centers.last, last.distance(to: c) < minimumSpacing, index != points.count - 1 {
-        continue
+      // The distance between kept centers is both the spacing test and the arc length's step.
+      var step: Float = 0
+      if count > 0 {
+        step = previous.distance(to: c)
+        if step < minimumSpacing, index != n - 1 { continue }
       }
-      centers.append(c)
-      radii.append(r)
+      let width = p.width.isFinite && p.width > 0 ? p.width : inkWidth
+      var r = 0.5 * width * pressureScale(p.force) * scale
+      if let speedScales, speedScales[index] < 1 { r *= speedScales[index] }
+      guard r.isFinite else { continue }
+      arc = arc + step
+      arcs[count] = arc
+      discs[count] = PenSample(center: c, radius: r)
+      count += 1
+      previous = c
       opacitySum += p.opacity.isFinite ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
     }
-    guard !centers.isEmpty else { return nil }
+    guard count > 0 else { return nil }
 
     // Taper by arc length from either end.
-    var arc = [Float](repeating: 0, count: centers.count)
-    for i in 1..<Swift.max(centers.count, 1) {
-      arc[i] = arc[i - 1] + centers[i].distance(to: centers[i - 1])
+    let span = Swift.min(inkWidth * scale, arc / 3)
+    var largest: Float = 0
+    var sum: Float = 0
+    for i in 0..<count {
+      let r = discs[i].radius * taper(at: arcs[i], length: arc, span: span)
+      discs[i].radius = r
+      if i == 0 || largest < r { largest = r }
+      sum = sum + r
     }
-    let total = arc[arc.count - 1]
-    let nominal = stroke.ink.width * scale
-    for i in radii.indices {
-      radii[i] *= taper(at: arc[i], length: total, nominalDiameter: nominal)
-    }
-
-    var alphaScale: Float = 1
-    let largest = radii.max() ?? 0
     guard largest > 0 else { return nil }
+    var alphaScale: Float = 1
     if largest < minimumRadius {
-      alphaScale = radii.reduce(0, +) / (Float(radii.count) * minimumRadius)
-      for i in radii.indices { radii[i] = minimumRadius }
+      alphaScale = sum / (Float(count) * minimumRadius)
+      for i in 0..<count { discs[i].radius = minimumRadius }
     } else {
-      for i in radii.indices { radii[i] = Swift.max(radii[i], minimumRadius * 0.7) }
+      for i in 0..<count { discs[i].radius = Swift.max(discs[i].radius, minimumRadius * 0.7) }
     }
-    alphaScale *= Swift.min(opacitySum / Float(centers.count), 2)
+    alphaScale *= Swift.min(opacitySum / Float(count), 2)
+    return (count, alphaScale)
+  }
 
-    let samples = zip(centers, radii).map { PenSample(center: $0, radius: $1) }
-    var flat = FlatPath()
-    flat.append(contour: outline(of: samples))
-    return flat.isEmpty ? nil : (flat, alphaScale)
+  /// The number of samples of a spline segment `length` pixels long: ⌈length / spacing⌉ within
+  /// 1…64, the ceiling taken by conversion (no library call).
+  @inline(__always)
+  static func segmentSteps(length: Float, spacing: Float) -> Int {
+    guard length.isFinite else { return 1 }
+    let q = Swift.min(length / spacing, 64)
+    return Swift.max(Int(q) + (Float(Int(q)) < q ? 1 : 0), 1)
+  }
+
+  /// The tip points of `splinePoints(of:through:spacing:)`, each `interpolatedTipPoint(at:)`'s.
+  static func tipPoints(of path: StrokePath, through m: AffineTransform, spacing: Float)
+    -> [StrokePath.TipPoint]
+  {
+    let n = path.count
+    guard n > 1 else { return n == 1 ? [path.interpolatedTipPoint(at: 0)] : [] }
+    let steps = [Int](unsafeUninitializedCapacity: n - 1) { steps, initialized in
+      path.controlPoints.withUnsafeBufferPointer { controlPoints in
+        var a = m.apply(controlPoints[0].location)
+        for i in 0..<(n - 1) {
+          let b = m.apply(controlPoints[i + 1].location)
+          steps[i] = segmentSteps(length: a.distance(to: b), spacing: spacing)
+          a = b
+        }
+      }
+      initialized = n - 1
+    }
+    return path.interpolatedTipPoints(segmentSteps: steps)
   }
 
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
@@ -195,13 +278,7 @@ public enum PenBrush {
     for i in 0..<(n - 1) {
       let a = m.apply(path.controlPoints[i].location)
       let b = m.apply(path.controlPoints[i + 1].location)
-      let length = a.distance(to: b)
-      // ⌈length / spacing⌉ within 1…64, the ceiling taken by conversion (no library call).
-      var steps = 1
-      if length.isFinite {
-        let q = Swift.min(length / spacing, 64)
-        steps = Swift.max(Int(q) + (Float(Int(q)) < q ? 1 : 0), 1)
-      }
+      let steps = segmentSteps(length: a.distance(to: b), spacing: spacing)
       for j in 0..<steps {
         points.append(sample(Float(i) + Float(j) / Float(steps)))
       }
@@ -213,88 +290,127 @@ public enum PenBrush {
   /// The boundary of the union of the discs and the capsules between consecutive discs, one
   /// closed polygon whose non-zero fill is exactly that union. Every outline winds the same way.
   public static func outline(of input: [PenSample]) -> [Point] {
+    var discs = input
+    return discs.withUnsafeMutableBufferPointer { outline(ofDiscs: $0) }
+  }
+
+  /// `outline(of:)` of the discs in `buffer`, which it reorders and overwrites.
+  static func outline(ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
     // Drop discs that lie inside a neighbour: they add nothing to the union, and a tangent line
-    // between nested discs does not exist.
-    var discs: [PenSample] = []
-    discs.reserveCapacity(input.count)
+    // between nested discs does not exist. The kept ones move to the front of the buffer.
     let slack: Float = 1e-3
-    for s in input {
-      if let last = discs.last, last.center.distance(to: s.center) + s.radius <= last.radius + slack {
-        continue
-      }
-      while let last = discs.last, last.center.distance(to: s.center) + last.radius <= s.radius + slack {
-        discs.removeLast()
-      }
-      discs.append(s)
-    }
-    guard let first = discs.first else { return [] }
-    if discs.count == 1 { return circle(center: first.center, radius: first.radius) }
-
-    // Tangent sides of each capsule.
-    let segments = discs.count - 1
-    var direction = [Point](repeating: .zero, count: segments)
-    var leftOffset = [Point](repeating: .zero, count: segments)
-    var rightOffset = [Point](repeating: .zero, count: segments)
-    for i in 0..<segments {
-      let a = discs[i]
-      let b = discs[i + 1]
-      let delta = b.center - a.center
-      let length = delta.length
-      let d = delta * (1 / length)
-      let sine = Swift.min(Swift.max((b.radius - a.radius) / length, -1), 1)
-      let cosine = (1 - sine * sine).squareRoot()
-      let normal = Point(x: -d.y, y: d.x)
-      direction[i] = d
-      leftOffset[i] = normal * cosine - d * sine
-      rightOffset[i] = normal * (-cosine) - d * sine
-    }
-
-    func side(_ offsets: [Point], outerWhenTurning sign: Float) -> [Point] {
-      var chain: [Point] = [discs[0].center + offsets[0] * discs[0].radius]
-      chain.reserveCapacity(discs.count * 2)
-      for j in 1..<segments {
-        let c = discs[j].center
-        let r = discs[j].radius
-        let end = c + offsets[j - 1] * r
-        let start = c + offsets[j] * r
-        // The side is convex here (a gap to bridge with the disc's arc) when its offset turns
-        // against the side's direction of traversal: clockwise on the left, counterclockwise on
-        // the right. A change of taper alone can make either side convex.
-        let turn = cross(offsets[j - 1], offsets[j])
-        if turn * sign > 0 {
-          chain.append(end)
-          appendArc(center: c, radius: r, from: end, to: start, into: &chain)
-          chain.append(start)
-        } else if let x = innerCorner(
-          previousStart: discs[j - 1].center + offsets[j - 1] * discs[j - 1].radius, previousEnd: end,
-          nextStart: start, nextEnd: discs[j + 1].center + offsets[j] * discs[j + 1].radius)
-        {
-          chain.append(x)
-        } else {
-          chain.append(end)
-          chain.append(c)
-          chain.append(start)
+    var count = 0
+    for k in 0..<buffer.count {
+      let s = buffer[k]
+      if count > 0 {
+        let last = buffer[count - 1]
+        var distance = last.center.distance(to: s.center)
+        if distance + s.radius <= last.radius + slack { continue }
+        while distance + buffer[count - 1].radius <= s.radius + slack {
+          count -= 1
+          guard count > 0 else { break }
+          distance = buffer[count - 1].center.distance(to: s.center)
         }
       }
-      let last = discs[segments]
-      chain.append(last.center + offsets[segments - 1] * last.radius)
-      return chain
+      buffer[count] = s
+      count += 1
     }
+    guard count > 0 else { return [] }
+    let first = buffer[0]
+    if count == 1 { return circle(center: first.center, radius: first.radius) }
 
-    let left = side(leftOffset, outerWhenTurning: -1)
-    let right = side(rightOffset, outerWhenTurning: 1)
+    // Tangent sides of each capsule. The left side runs forward into the outline; after the tail's
+    // arc the right side runs backward, each join's points in reverse order, as the reversed chain.
+    let segments = count - 1
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
+      var outline: [Point] = []
+      outline.reserveCapacity(6 * count + 32)
+      for i in 0..<segments {
+        let sides = tangents(buffer[i], buffer[i + 1])
+        offsets[2 * i] = sides.left
+        offsets[2 * i + 1] = sides.right
+      }
+      // The side is convex at a join (a gap to bridge with the disc's arc) when its offset turns
+      // against the side's direction of traversal: clockwise on the left, counterclockwise on
+      // the right. A change of taper alone can make either side convex.
+      var left = Side(offsets[0], from: buffer[0], to: buffer[1])
+      outline.append(left.start)
+      for j in 1..<segments {
+        let next = Side(offsets[2 * j], from: buffer[j], to: buffer[j + 1])
+        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+        left = next
+      }
+      outline.append(left.end)
 
-    var outline = left
-    outline.reserveCapacity(left.count + right.count + 32)
-    let tail = discs[segments]
-    appendArc(
-      center: tail.center, radius: tail.radius, from: left[left.count - 1], to: right[right.count - 1],
-      through: direction[segments - 1], into: &outline)
-    outline.append(contentsOf: right.reversed())
-    appendArc(
-      center: first.center, radius: first.radius, from: right[0], to: left[0],
-      through: direction[0] * -1, into: &outline)
-    return outline
+      let tail = buffer[segments]
+      var right = Side(offsets[2 * segments - 1], from: buffer[segments - 1], to: tail)
+      appendArc(
+        center: tail.center, radius: tail.radius, from: left.end, to: right.end,
+        through: tangents(buffer[segments - 1], tail).direction, into: &outline)
+      outline.append(right.end)
+      for j in stride(from: segments - 1, through: 1, by: -1) {
+        let previous = Side(offsets[2 * j - 1], from: buffer[j - 1], to: buffer[j])
+        join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+        right = previous
+      }
+      outline.append(right.start)
+      appendArc(
+        center: first.center, radius: first.radius, from: right.start, to: outline[0],
+        through: tangents(first, buffer[1]).direction * -1, into: &outline)
+      return outline
+    }
+  }
+
+  /// Direction from `a` to `b` and the unit offsets from a disc's center to the left and right
+  /// tangent sides of their capsule.
+  @inline(__always)
+  static func tangents(_ a: PenSample, _ b: PenSample) -> (direction: Point, left: Point, right: Point) {
+    let delta = b.center - a.center
+    let length = delta.length
+    let d = delta * (1 / length)
+    let sine = Swift.min(Swift.max((b.radius - a.radius) / length, -1), 1)
+    let cosine = (1 - sine * sine).squareRoot()
+    let normal = Point(x: -d.y, y: d.x)
+    return (d, normal * cosine - d * sine, normal * (-cosine) - d * sine)
+  }
+
+  /// One tangent side of a capsule: its offset and its ends on the two discs.
+  struct Side {
+    var offset: Point
+    var start: Point
+    var end: Point
+
+    @inline(__always)
+    init(_ offset: Point, from a: PenSample, to b: PenSample) {
+      self.offset = offset
+      start = a.center + offset * a.radius
+      end = b.center + offset * b.radius
+    }
+  }
+
+  /// Appends the join of side `a` and the next side `b` at `disc`: the disc's arc where the side
+  /// turns outwards, else the sides' crossing (or, for sharp turns, the disc's center). `reversed`
+  /// appends the same points last to first.
+  @inline(__always)
+  static func join(
+    _ a: Side, _ b: Side, at disc: PenSample, outerWhenTurning sign: Float, reversed: Bool,
+    into chain: inout [Point]
+  ) {
+    let turn = cross(a.offset, b.offset)
+    if turn * sign > 0 {
+      chain.append(reversed ? b.start : a.end)
+      appendArc(
+        center: disc.center, radius: disc.radius, from: a.end, to: b.start, reversed: reversed, into: &chain)
+      chain.append(reversed ? a.end : b.start)
+    } else if let x = innerCorner(
+      previousStart: a.start, previousEnd: a.end, nextStart: b.start, nextEnd: b.end)
+    {
+      chain.append(x)
+    } else {
+      chain.append(reversed ? b.start : a.end)
+      chain.append(disc.center)
+      chain.append(reversed ? a.end : b.start)
+    }
   }
 
   @inline(__always) static func cross(_ a: Point, _ b: Point) -> Float { a.x * b.y - a.y * b.x }
@@ -324,7 +440,9 @@ public enum PenBrush {
   }
 
   /// Appends the interior points of the shorter arc from `from` to `to` around `center`.
-  static func appendArc(center: Point, radius: Float, from: Point, to: Point, into points: inout [Point]) {
+  static func appendArc(
+    center: Point, radius: Float, from: Point, to: Point, reversed: Bool = false, into points: inout [Point]
+  ) {
     // Most joins of a stroke sampled every pixel or two turn by a fraction of an arc step, which
     // adds no point. The sagitta of the chord says so without trigonometry: at most a quarter of
     // the tolerance means at most about half a step (the arc below would find one step, no point).
@@ -334,7 +452,8 @@ public enum PenBrush {
     let b = to - center
     let sweep = FloatMath.atan2(cross(a, b), a.x * b.x + a.y * b.y)
     appendArc(
-      center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, into: &points)
+      center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, reversed: reversed,
+      into: &points)
   }
 
   /// Appends the interior points of the arc from `from` to `to` around `center` that passes
@@ -356,13 +475,15 @@ public enum PenBrush {
   }
 
   static func appendArc(
-    center: Point, radius: Float, startAngle: Float, sweep: Float, into points: inout [Point]
+    center: Point, radius: Float, startAngle: Float, sweep: Float, reversed: Bool = false,
+    into points: inout [Point]
   ) {
     guard sweep.isFinite else { return }
     let steps = Int((abs(sweep) / angleStep(radius: radius)).rounded(.up))
     guard steps > 1 else { return }
     let step = sweep / Float(steps)
-    for k in 1..<steps {
+    for index in 1..<steps {
+      let k = reversed ? steps - index : index
       let angle = startAngle + step * Float(k)
       points.append(
         Point(x: center.x + radius * FloatMath.cos(angle), y: center.y + radius * FloatMath.sin(angle)))

@@ -11,10 +11,7 @@ public struct PenInk: Brush {
 
   public func primitives(for stroke: Stroke, view: AffineTransform) -> [Primitive] {
     guard let (path, alphaScale) = PenBrush.outline(of: stroke, toPixels: view) else { return [] }
-    let opacities = stroke.path.controlPoints.map(StrokeSamples.opacity)
-    if let lo = opacities.min(), let hi = opacities.max(), hi - lo >= 1 / 512,
-      let s = StrokeSamples(stroke: stroke, view: view)
-    {
+    if Self.opacityVaries(stroke.path.controlPoints), let s = StrokeSamples(stroke: stroke, view: view) {
       let alphas = s.samples.map { StrokeSamples.opacity($0.point) }
       let mean = Swift.min(alphas.reduce(0, +) / Float(alphas.count), 2)
       let widest = s.samples.map { StrokeSamples.tipSize($0.point, ink: stroke.ink).width }.max() ?? 0
@@ -28,5 +25,18 @@ public struct PenInk: Brush {
     let color = LinearColor(stroke.ink.color, opacity: alphaScale)
     guard color.alpha > 0 else { return [] }
     return [Primitive(path: path, rule: .nonZero, color: color)]
+  }
+
+  /// Whether the points' clamped opacities span at least half an 8-bit level.
+  static func opacityVaries(_ points: [StrokePoint]) -> Bool {
+    guard let first = points.first else { return false }
+    var lo = StrokeSamples.opacity(first)
+    var hi = lo
+    for p in points.dropFirst() {
+      let o = StrokeSamples.opacity(p)
+      if o < lo { lo = o }
+      if hi < o { hi = o }
+    }
+    return hi - lo >= 1 / 512
   }
 }
