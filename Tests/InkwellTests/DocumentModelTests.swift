@@ -2,6 +2,25 @@ import InkwellModel
 import Testing
 
 @Suite struct DocumentModelTests {
+  @Test("the bounds of an array of points are the bounds of the same points as a sequence")
+  func boundingArray() {
+    var rng = SeededGenerator(seed: 12)
+    let special: [Float] = [.nan, .infinity, -.infinity, 0, -0.0, 1e30, -1e30]
+    for round in 0..<400 {
+      let count = round % 23
+      let points = (0..<count).map { _ in
+        Point(
+          x: Int.random(in: 0..<9, using: &rng) == 0
+            ? special[Int.random(in: 0..<special.count, using: &rng)] : rng.float(-500...500),
+          y: Int.random(in: 0..<9, using: &rng) == 0
+            ? special[Int.random(in: 0..<special.count, using: &rng)] : rng.float(-500...500))
+      }
+      let expected = Rect(bounding: AnySequence(points))
+      let bounds = Rect(bounding: points)
+      #expect(bounds == expected, "\(points)")
+    }
+  }
+
   static func stroke(
     _ type: InkType, roll: Float = 0, points: [Point] = [Point(x: 0, y: 0), Point(x: 10, y: 0)]
   )
