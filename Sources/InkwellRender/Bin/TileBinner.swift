@@ -102,6 +102,9 @@ public struct TileBinner {
   private var pieces: UnsafeMutablePointer<inkwell_tile_piece>
   private var pieceCapacity = 1024
   private var pieceCount = 0
+  /// The current path's pieces sorted by tile, before they join `segments` in one copy (appending
+  /// placeholders to sort into in place cost a fill and an element-by-element append).
+  private var sortedStorage = SortedSegments(capacity: 1024)
   private var backdropDelta: [Int32] = []
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
@@ -165,6 +168,9 @@ public struct TileBinner {
     if !isKnownUniquelyReferenced(&pieceStorage) {
       pieceStorage = PieceStorage(capacity: pieceCapacity)
       pieces = pieceStorage.base
+    }
+    if !isKnownUniquelyReferenced(&sortedStorage) {
+      sortedStorage = SortedSegments(capacity: sortedStorage.capacity)
     }
     pieceCount = 0
     backdropDelta.removeAll(keepingCapacity: true)
@@ -340,20 +346,22 @@ public struct TileBinner {
       for i in 0..<tiles { counts[i + 1] &+= counts[i] }
     }
     let base = segments.count
-    segments.append(contentsOf: repeatElement(TileSegment(x0: 0, y0: 0, x1: 0, y1: 0), count: count))
+    if sortedStorage.capacity < count {
+      sortedStorage = SortedSegments(capacity: Swift.max(count, 2 * sortedStorage.capacity))
+    }
+    let sorted = sortedStorage.base
     cursor.removeAll(keepingCapacity: true)
     cursor.append(contentsOf: tileCounts)
-    segments.withUnsafeMutableBufferPointer { segments in
-      cursor.withUnsafeMutableBufferPointer { cursor in
-        for i in 0..<count {
-          let piece = pieces[i]
-          let tile = Int(piece.tile)
-          segments[base + Int(cursor[tile])] = TileSegment(
-            x0: piece.x0, y0: piece.y0, x1: piece.x1, y1: piece.y1)
-          cursor[tile] &+= 1
-        }
+    cursor.withUnsafeMutableBufferPointer { cursor in
+      for i in 0..<count {
+        let piece = pieces[i]
+        let tile = Int(piece.tile)
+        (sorted + Int(cursor[tile])).initialize(
+          to: TileSegment(x0: piece.x0, y0: piece.y0, x1: piece.x1, y1: piece.y1))
+        cursor[tile] &+= 1
       }
     }
+    segments.append(contentsOf: UnsafeBufferPointer(start: sorted, count: count))
 
     for row in 0..<region.rows {
       var winding: Int32 = 0
@@ -384,6 +392,17 @@ public struct TileBinner {
 private final class PieceStorage: @unchecked Sendable {
   let base: UnsafeMutablePointer<inkwell_tile_piece>
   init(capacity: Int) { base = .allocate(capacity: capacity) }
+  deinit { base.deallocate() }
+}
+
+/// Owns a binner's buffer of one path's pieces sorted by tile (plain floats: nothing to deinitialize).
+private final class SortedSegments: @unchecked Sendable {
+  let base: UnsafeMutablePointer<TileSegment>
+  let capacity: Int
+  init(capacity: Int) {
+    self.capacity = capacity
+    base = .allocate(capacity: capacity)
+  }
   deinit { base.deallocate() }
 }
 
