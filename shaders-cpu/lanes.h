@@ -88,6 +88,45 @@ static inline __attribute__((always_inline)) VF clamp_tile(VF v) {
   return blend(v > splat((float)T), splat((float)T), v);
 }
 
+// The adds of one row segment a lane (row, from → to, signed height dy) that spans at most two
+// cells: what the scalar accumulate_row (kernels.c) adds, with the same operations. One cell: dy
+// split by the mean x offset. Two: parts split at the cell border, the middle cell adding its own
+// part's left share plus the first part's right share, as the scalar carry does. Lanes in `none`,
+// and the third cell of a one-cell segment, add 0 to their spare cell (`spare` + 0, 1, 2 times
+// LANES); `wide` marks the lanes whose segment spans more than two cells (left to the scalar code).
+static inline __attribute__((always_inline)) void segment_adds(VI row, VF from, VF to, VF dy, VI none,
+                                                               VI spare, VI index[3], VF value[3],
+                                                               VI *wide) {
+  VF xl = blend(from < to, from, to);
+  VF xr = blend(from < to, to, from);
+  VI cl = __builtin_convertvector(xl, VI);
+  cl = blend_int(cl > splat_int(T), splat_int(T), cl);
+  VF left = __builtin_convertvector(cl, VF);
+  VF mid = left + splat(1.0f);
+  VI one = xr <= mid;
+  *wide = (xr > left + splat(2.0f)) & ~none;
+  VF inv = dy / (xr - xl);
+  VF partA = blend(one, dy, (mid - xl) * inv);
+  VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
+  VF partB = (xr - mid) * inv;
+  VF fxB = (mid + xr) * splat(0.5f) - mid;
+  VF a0 = partA * (splat(1.0f) - fxA);
+  VF a1 = partA * fxA;
+  VI base = cl * INKWELL_CELL_STRIDE + row;
+  index[0] = blend_int(none, spare, base);
+  value[0] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
+  index[1] = blend_int(none, spare + LANES, base + INKWELL_CELL_STRIDE);
+  value[1] = blend(none, splat(0.0f), blend(one, a1, a1 + partB * (splat(1.0f) - fxB)));
+  index[2] = blend_int(none | one, spare + 2 * LANES, base + 2 * INKWELL_CELL_STRIDE);
+  value[2] = blend(none | one, splat(0.0f), partB * fxB);
+}
+
+static inline __attribute__((always_inline)) VI lane_numbers(void) {
+  VI lane;
+  for (int l = 0; l < LANES; l++) lane[l] = l;
+  return lane;
+}
+
 // Line accumulation, LANES pieces at a time: each lane computes what the scalar accumulate_line
 // (kernels.c) adds for its piece, with the same operations, for pieces that cross at most two
 // pixel rows and, within each, at most two cells (nearly all of a flattened outline's pieces,
@@ -95,12 +134,10 @@ static inline __attribute__((always_inline)) VF clamp_tile(VF v) {
 // go to spare cells past INKWELL_CELL_COUNT, one per lane and slot, so that no add waits on an
 // unrelated one. The adds themselves then run in piece order, so each cell sums the same values
 // in the same order as the scalar loop: bit-identical. Longer pieces take the scalar path in
-// their turn. The scalar loop spent most of its time on the dependent chain of branch, convert
-// and compare per piece; the vector form has no data-dependent branch.
+// their turn (a vector form across their rows measured no faster: most span three rows). The scalar loop spent most of its time on the dependent chain of branch, convert and
+// compare per piece; the vector form has no data-dependent branch.
 static inline __attribute__((always_inline)) void accumulate_batch(float *cells, const float *lines) {
-  VI lane;
-  for (int l = 0; l < LANES; l++) lane[l] = l;
-  const VI spare = lane + INKWELL_CELL_COUNT;
+  const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
   VF x0, y0, x1, y1;
   for (int l = 0; l < LANES; l++) {
     x0[l] = lines[4 * l];
@@ -129,40 +166,15 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   VF dxdy = (xb - xa) / (yb - ya);
   VF xm = clamp_tile(xa + (ym - ya) * dxdy);
   VF xe = clamp_tile(xa + (yb - ya) * dxdy);
-  const VF from[2] = {xa, xm};
-  const VF to[2] = {blend(two, xm, xb), xe};
-  const VF height[2] = {blend(two, (ym - ya) * dir, (yb - ya) * dir), (yb - ym) * dir};
-  const VI row[2] = {r0, r0 + 1};
   VI index[6];
   VF value[6];
-  for (int s = 0; s < 2; s++) {
-    VI none = s == 0 ? skip : (skip | ~two);
-    VF xl = blend(from[s] < to[s], from[s], to[s]);
-    VF xr = blend(from[s] < to[s], to[s], from[s]);
-    VI cl = __builtin_convertvector(xl, VI);
-    cl = blend_int(cl > splat_int(T), splat_int(T), cl);
-    VF left = __builtin_convertvector(cl, VF);
-    VF mid = left + splat(1.0f);
-    VI one = xr <= mid;
-    slow |= (xr > left + splat(2.0f)) & ~none;
-    // One cell: dy split by the mean x offset. Two: parts split at mid, the middle cell adding
-    // its own part's left share plus the first part's right share, as the scalar carry does.
-    VF dy = height[s];
-    VF inv = dy / (xr - xl);
-    VF partA = blend(one, dy, (mid - xl) * inv);
-    VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
-    VF partB = (xr - mid) * inv;
-    VF fxB = (mid + xr) * splat(0.5f) - mid;
-    VF a0 = partA * (splat(1.0f) - fxA);
-    VF a1 = partA * fxA;
-    VI base = cl * INKWELL_CELL_STRIDE + row[s];
-    index[3 * s] = blend_int(none, spare + (3 * s) * LANES, base);
-    value[3 * s] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
-    index[3 * s + 1] = blend_int(none, spare + (3 * s + 1) * LANES, base + INKWELL_CELL_STRIDE);
-    value[3 * s + 1] = blend(none, splat(0.0f), blend(one, a1, a1 + partB * (splat(1.0f) - fxB)));
-    index[3 * s + 2] = blend_int(none | one, spare + (3 * s + 2) * LANES, base + 2 * INKWELL_CELL_STRIDE);
-    value[3 * s + 2] = blend(none | one, splat(0.0f), partB * fxB);
-  }
+  VI wide;
+  segment_adds(r0, xa, blend(two, xm, xb), blend(two, (ym - ya) * dir, (yb - ya) * dir), skip, spare,
+               index, value, &wide);
+  slow |= wide;
+  segment_adds(r0 + 1, xm, xe, (yb - ym) * dir, skip | ~two, spare + 3 * LANES, index + 3, value + 3,
+               &wide);
+  slow |= wide;
   int32_t at[6][LANES];
   float add[6][LANES];
   for (int k = 0; k < 6; k++) {
