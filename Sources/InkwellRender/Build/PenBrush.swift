@@ -357,7 +357,13 @@ public enum PenBrush {
       appendArc(
         center: first.center, radius: first.radius, from: right.start, to: outline[0],
         through: tangents(first, buffer[1]).direction * -1, into: &outline)
-      return outline
+      // The reserve above is a bound, two to three times what an outline usually takes; the path
+      // keeps this array, so a page's worth of outlines (the band renderer keeps a million points)
+      // would hold that much more memory. A copy of the right size costs a small part of the build.
+      guard outline.capacity > outline.count + outline.count / 4 else { return outline }
+      return [Point](unsafeUninitializedCapacity: outline.count) { target, initialized in
+        initialized = target.initialize(fromContentsOf: outline)
+      }
     }
   }
 
