@@ -41,9 +41,11 @@ enum StagedRender {
     let document = try scene.format.load(scene.bytes)
     let loaded = MonotonicClock.nanoseconds()
     let viewport = try document.viewport(for: options)
-    let primitives = SceneBuilder.primitives(for: document.drawing, view: viewport.transform)
+    let primitives = SceneBuilder.primitives(
+      for: document.drawing, view: viewport.transform, threads: options.threads)
     let built = MonotonicClock.nanoseconds()
-    let bins = Renderer.bin(primitives, width: viewport.width, height: viewport.height)
+    let bins = Renderer.bin(
+      primitives, width: viewport.width, height: viewport.height, threads: options.threads)
     let binned = MonotonicClock.nanoseconds()
     // The resolve `Document.render` uses for an SDR document: sRGB, no tone mapping, dithered
     // unless `options.dither` is off.
