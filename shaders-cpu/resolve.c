@@ -199,7 +199,9 @@ static float resolve_pixel(const float *tile, int i, const inkwell_resolve_param
   rgb[0] = m[0] * r + m[1] * g + m[2] * b;
   rgb[1] = m[3] * r + m[4] * g + m[5] * b;
   rgb[2] = m[6] * r + m[7] * g + m[8] * b;
-  inkwell_tone_map(p, rgb);
+  // The tone map changes nothing at or below the knee (its own first test): most pixels of an SDR
+  // page, which then skip the call.
+  if (max3(rgb[0], rgb[1], rgb[2]) > p->knee) inkwell_tone_map(p, rgb);
   return alpha;
 }
 
@@ -308,7 +310,19 @@ void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, 
     float alpha[T];
     uint8_t plain[3 * T];
     for (int y = 0; y < height; y++) {
-      for (int x = 0; x < width; x++) alpha[x] = resolve_pixel(tile, x * T + y, params, linear + 3 * x);
+      // A pixel equal to the one before it in the row (paper, mostly) resolves to the same light.
+      for (int x = 0; x < width; x++) {
+        const int i = x * T + y;
+        if (x > 0 && tile[i] == tile[i - T] && tile[P + i] == tile[P + i - T] &&
+            tile[2 * P + i] == tile[2 * P + i - T] && tile[3 * P + i] == tile[3 * P + i - T]) {
+          alpha[x] = alpha[x - 1];
+          linear[3 * x] = linear[3 * x - 3];
+          linear[3 * x + 1] = linear[3 * x - 2];
+          linear[3 * x + 2] = linear[3 * x - 1];
+          continue;
+        }
+        alpha[x] = resolve_pixel(tile, i, params, linear + 3 * x);
+      }
       inkwell_encode_srgb8(linear, plain, (size_t)(3 * width));
       uint8_t *o = out + y * out_stride;
       for (int x = 0; x < width; x++) {

@@ -249,6 +249,35 @@ struct ResolveKernelTests {
     return list
   }()
 
+  @Test("runs of equal pixels along a row resolve as each pixel alone would", arguments: 0..<settings.count)
+  func twinsOnRuns(index: Int) {
+    let p = Self.settings[index].kernelParameters
+    var tile = Self.randomTile(seed: UInt64(index + 100))
+    var rng = SeededGenerator(seed: UInt64(index + 200))
+    let plane = Int(INKWELL_TILE_PIXELS)
+    let size = Int(INKWELL_TILE)
+    // Pixel (x, y) is at x·32 + y: copy the pixel to the left, often, so that rows are runs; some
+    // runs are transparent with −0 colors, some hold NaN (never equal to itself).
+    for i in size..<plane where Int.random(in: 0..<10, using: &rng) < 7 {
+      for c in 0..<4 { tile[c * plane + i] = tile[c * plane + i - size] }
+    }
+    for i in stride(from: 3, to: plane, by: 97) {
+      tile[3 * plane + i] = 0
+      for c in 0..<3 { tile[c * plane + i] = -0.0 }
+    }
+    for i in stride(from: 11, to: plane, by: 173) { tile[i] = .nan }
+    tile.withUnsafeBufferPointer { t in
+      var a8 = [UInt8](repeating: 0, count: 32 * 32 * 4)
+      var b8 = a8
+      ResolveKernels.native.resolveU8(t.baseAddress!, 32, 32, 3, 6, true, p, &a8, 128)
+      ResolveReference.kernels.resolveU8(t.baseAddress!, 32, 32, 3, 6, true, p, &b8, 128)
+      #expect(a8 == b8)
+      ResolveKernels.native.resolveU8(t.baseAddress!, 32, 32, 3, 6, false, p, &a8, 128)
+      ResolveReference.kernels.resolveU8(t.baseAddress!, 32, 32, 3, 6, false, p, &b8, 128)
+      #expect(a8 == b8)
+    }
+  }
+
   @Test("C resolves equal their Swift twins bit for bit", arguments: 0..<settings.count)
   func twins(index: Int) {
     let p = Self.settings[index].kernelParameters
