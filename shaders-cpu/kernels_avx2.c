@@ -26,6 +26,7 @@ const inkwell_kernel_table inkwell_avx2_kernels = {
     .fill_tile = inkwell_avx2_fill_tile,
     .resolve_srgb8 = inkwell_avx2_resolve_srgb8,
     .encode_srgb8 = inkwell_avx2_encode_srgb8,
+    .resolve_srgb8_dithered = inkwell_avx2_resolve_srgb8_dithered,
 };
 
 #endif

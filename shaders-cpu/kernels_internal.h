@@ -24,6 +24,11 @@ INKWELL_HIDDEN extern const float inkwell_srgb_threshold[256];
 #define INKWELL_SRGB8_HIGHEST 0x1.fffffep-1f
 INKWELL_HIDDEN extern const uint32_t inkwell_srgb8_buckets[INKWELL_SRGB8_BUCKETS];
 
+// The dithered 8-bit resolve's tables (resolve.c): the 8 × 8 Bayer ranks, and per dither offset
+// (the 64 ranks, then plain rounding) the linear value at which each 8-bit code starts.
+INKWELL_HIDDEN extern const uint8_t inkwell_bayer8[64];
+INKWELL_HIDDEN const float *inkwell_srgb_dither_starts(void);
+
 // The scalar kernels (kernels.c); the single-line accumulation is shared by every level, and the
 // vector levels hand it the pieces their short-piece path does not take.
 INKWELL_HIDDEN void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1,
@@ -39,6 +44,9 @@ INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_avx512_kernels;
 INKWELL_HIDDEN void inkwell_avx2_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
                                                intptr_t out_stride);
 INKWELL_HIDDEN void inkwell_avx2_encode_srgb8(const float *linear, uint8_t *codes, size_t count);
+INKWELL_HIDDEN int inkwell_avx2_resolve_srgb8_dithered(const float *tile, const float matrix[9], float knee,
+                                                       int origin_x, int origin_y, int dither, uint8_t *out,
+                                                       intptr_t out_stride);
 #endif
 #if defined(__aarch64__)
 INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_neon_kernels;

@@ -443,6 +443,99 @@ INKWELL_HIDDEN void KERNEL(resolve_srgb8)(const float *tile, int width, int heig
   for (int y = 0; y < height; y++) __builtin_memcpy(out + y * out_stride, full + y * T * 4, 4 * (size_t)width);
 }
 
+static inline __attribute__((always_inline)) VF gather_floats(const float *table, VI index) {
+#if LANES_GATHER_AVX2
+  return (VF)_mm256_i32gather_ps(table, (__m256i)index, 4);
+#else
+  VF values;
+  for (int l = 0; l < LANES; l++) values[l] = table[index[l]];
+  return values;
+#endif
+}
+
+// `inkwell_resolve_u8` for a whole tile and the sRGB transfer, LANES pixels of a column at a time:
+// unpremultiply, the matrix (each output channel m0·r + m1·g + m2·b in that order), the plain code
+// (the bucket lookup above) and, with `dither`, the code of the pixel's dither row, which differs
+// from the plain one by at most one: lo = max(plain − 1, 0), then one more for each of the two
+// next code starts at or below the value (two gathers from the starts table). The same operations
+// as resolve.c's loop, so the same bytes; a pixel above the tone map's knee makes the whole tile
+// go back to that loop (returns 1). Paper is one remembered run, as in the plain resolve.
+static int resolve_dithered_full_tile(const float *tile, const float m[9], float knee, int origin_x,
+                                      int origin_y, int dither, uint8_t *out, intptr_t out_stride) {
+  const float *starts = inkwell_srgb_dither_starts();
+  // At or above every row's start of code 255 (plain rounding's threshold without the dither) a
+  // channel is 255 whatever its dither row.
+  float top_start = inkwell_srgb_threshold[255];
+  if (dither) {
+    for (int row = 0; row <= 64; row++) {
+      if (starts[row * 256 + 255] > top_start) top_start = starts[row * 256 + 255];
+    }
+  }
+  const VF top = splat(top_start);
+  int declined = 0;
+  for (int y0 = 0; y0 < T; y0 += LANES) {
+    for (int x0 = 0; x0 < T; x0 += LANES) {
+      VU columns[LANES], rows[LANES];
+      for (int j = 0; j < LANES; j++) {
+        const int x = x0 + j;
+        const int i = x * T + y0;
+        VF a = load(tile + 3 * P + i);
+        VF alpha = blend(a > splat(1.0f), splat(1.0f), a);
+        alpha = blend(a < splat(0.0f), splat(0.0f), alpha);
+        VI positive = alpha > splat(0.0f);
+        VF inverse = blend(positive, splat(1.0f) / alpha, splat(0.0f));
+        VF r = load(tile + i) * inverse;
+        VF g = load(tile + P + i) * inverse;
+        VF b = load(tile + 2 * P + i) * inverse;
+        VF channel[3];
+        for (int c = 0; c < 3; c++) {
+          channel[c] = splat(m[3 * c]) * r + splat(m[3 * c + 1]) * g + splat(m[3 * c + 2]) * b;
+        }
+        // max3 as resolve.c takes it: (a > b ? a : b), then against c.
+        VF largest = blend(channel[0] > channel[1], channel[0], channel[1]);
+        largest = blend(largest > channel[2], largest, channel[2]);
+        declined |= __builtin_reduce_or(largest > splat(knee));
+        VF scaled = alpha * splat(255.0f) + splat(0.5f);
+        VU a8 = (VU)__builtin_convertvector(blend(scaled == scaled, scaled, splat(0.0f)), VI);
+        if (__builtin_reduce_and((channel[0] >= top) & (channel[1] >= top) & (channel[2] >= top))) {
+          // Code 255 in every dither row.
+          columns[j] = (VU){0} + 0xffffffu | (a8 << 24);
+          continue;
+        }
+        VI row_of_lane;
+        for (int l = 0; l < LANES; l++) {
+          row_of_lane[l] = inkwell_bayer8[((origin_y + y0 + l) & 7) * 8 + ((origin_x + x) & 7)] * 256;
+        }
+        VU pixel = a8 << 24;
+        for (int c = 0; c < 3; c++) {
+          VI code = encode_lanes(channel[c]);
+          if (dither) {
+            VI lo = blend_int(code > splat_int(0), code - 1, splat_int(0));
+            VI first = channel[c] >= gather_floats(starts, row_of_lane + lo + 1);
+            // lo + 2 ≤ 255 always holds where it matters; past it the table row would end.
+            VI in_row = lo + 2 <= splat_int(255);
+            VI second = in_row & (channel[c] >= gather_floats(starts, row_of_lane + blend_int(in_row, lo + 2, lo + 1)));
+            code = lo - first - second;
+          }
+          pixel |= (VU)code << (8 * c);
+        }
+        columns[j] = pixel;
+      }
+      transpose(columns, rows);
+      for (int k = 0; k < LANES; k++) {
+        __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, &rows[k], sizeof rows[k]);
+      }
+    }
+  }
+  return declined;
+}
+
+INKWELL_HIDDEN int KERNEL(resolve_srgb8_dithered)(const float *tile, const float matrix[9], float knee,
+                                                  int origin_x, int origin_y, int dither, uint8_t *out,
+                                                  intptr_t out_stride) {
+  return resolve_dithered_full_tile(tile, matrix, knee, origin_x, origin_y, dither, out, out_stride);
+}
+
 INKWELL_HIDDEN void KERNEL(encode_srgb8)(const float *linear, uint8_t *codes, size_t count) {
   size_t i = 0;
   for (; i + LANES <= count; i += LANES) {

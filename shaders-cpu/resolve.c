@@ -4,7 +4,7 @@
 // are written for clarity first: scalar loops, transfer functions in double through libm so that
 // the Swift twin calls the same functions in the same order and agrees bit for bit.
 
-#include "InkwellKernels.h"
+#include "kernels_internal.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -252,7 +252,7 @@ void inkwell_resolve_u16(const float *tile, int width, int height,
 }
 
 // 8 × 8 Bayer matrix: each entry is the rank (0…63) at which that position turns on.
-static const uint8_t BAYER8[64] = {
+const uint8_t inkwell_bayer8[64] = {
     0,  32, 8,  40, 2,  34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26,
     12, 44, 4,  36, 14, 46, 6,  38, 60, 28, 52, 20, 62, 30, 54, 22,
     3,  35, 11, 43, 1,  33, 9,  41, 51, 19, 59, 27, 49, 17, 57, 25,
@@ -260,7 +260,7 @@ static const uint8_t BAYER8[64] = {
 };
 
 float inkwell_dither_offset(int x, int y) {
-  return ((float)BAYER8[(y & 7) * 8 + (x & 7)] + 0.5f) / 64.0f;
+  return ((float)inkwell_bayer8[(y & 7) * 8 + (x & 7)] + 0.5f) / 64.0f;
 }
 
 // 8-bit sRGB without evaluating the transfer function per pixel: the code of an encoded value e
@@ -283,6 +283,11 @@ static void build_srgb_code_starts(void) {
   }
 }
 
+const float *inkwell_srgb_dither_starts(void) {
+  pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
+  return &srgb_code_starts[0][0];
+}
+
 float inkwell_srgb_code_start(int row, int code) {
   pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
   return (row >= 0 && row <= 64 && code >= 0 && code <= 255) ? srgb_code_starts[row][code] : 0.0f;
@@ -303,6 +308,16 @@ void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, 
                         int dither, const inkwell_resolve_params *params, uint8_t *out,
                         intptr_t out_stride) {
   if (params->transfer == INKWELL_TRANSFER_SRGB) {
+    // A whole tile goes to the selected level's vector resolve when it has one (lanes.h); it
+    // gives the bytes of the loop below, or declines when a pixel needs the tone map.
+    if (width == T && height == T) {
+      const inkwell_kernel_table *kernels = inkwell_kernels_for(inkwell_simd_selected());
+      if (kernels != NULL && kernels->resolve_srgb8_dithered != NULL &&
+          kernels->resolve_srgb8_dithered(tile, params->matrix, params->knee, origin_x, origin_y, dither,
+                                          out, out_stride) == 0) {
+        return;
+      }
+    }
     // sRGB: the plain codes of a whole row come from the vector encoder (an exact threshold
     // lookup); the dither then adjusts each by at most one.
     pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
@@ -327,7 +342,7 @@ void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, 
       uint8_t *o = out + y * out_stride;
       for (int x = 0; x < width; x++) {
         if (dither) {
-          const float *starts = srgb_code_starts[BAYER8[((origin_y + y) & 7) * 8 + ((origin_x + x) & 7)]];
+          const float *starts = srgb_code_starts[inkwell_bayer8[((origin_y + y) & 7) * 8 + ((origin_x + x) & 7)]];
           for (int c = 0; c < 3; c++) o[4 * x + c] = dithered_code(starts, plain[3 * x + c], linear[3 * x + c]);
         } else {
           for (int c = 0; c < 3; c++) o[4 * x + c] = plain[3 * x + c];

@@ -279,6 +279,60 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test("the dithered sRGB resolve of whole tiles equals the reference loop", arguments: levels)
+  func resolveDithered(level: SIMDLevel) throws {
+    let index = UInt32(SIMDLevel.allCases.firstIndex(of: level)!)
+    let table = try #require(inkwell_kernels_for(inkwell_simd_level(rawValue: index))?.pointee)
+    guard let kernel = table.resolve_srgb8_dithered else {
+      #expect(level == .scalar)
+      return
+    }
+    var rng = SeededGenerator(seed: 13)
+    let plane = Int(INKWELL_TILE_PIXELS)
+    let spaces: [ColorSpace] = [.sRGB, .displayP3]
+    var resolved = 0
+    for round in 0..<24 {
+      let settings = ResolveSettings(
+        colorSpace: spaces[round % 2], transfer: .sRGB,
+        toneMapping: ToneMapping(contentPeak: round % 6 == 5 ? 4 : 1, headroom: 1))
+      let p = settings.kernelParameters
+      // Paper with strokes: runs of white, of ink, translucent and transparent pixels, values a few
+      // ulps around code starts, channels above the knee now and then, and NaN.
+      var tile = [Float](repeating: 1, count: plane * 4)
+      for i in 0..<plane {
+        let kind = Int.random(in: 0..<12, using: &rng)
+        let alpha: Float = kind == 0 ? 0 : (kind < 3 ? rng.float(0.05...1) : 1)
+        var rgb: [Float]
+        switch kind {
+        case 3, 4, 5: rgb = [1, 1, 1]
+        case 6:
+          rgb = (0..<3).map { _ in KernelReference.srgbThresholds[Int.random(in: 1...255, using: &rng)] }
+        case 7: rgb = (0..<3).map { _ in rng.float(0.99...1) }
+        case 8: rgb = [round % 6 == 5 ? 3 : 1, 0.2, .nan]
+        default: rgb = (0..<3).map { _ in rng.float(0...1) }
+        }
+        for c in 0..<3 { tile[c * plane + i] = rgb[c] * alpha }
+        tile[3 * plane + i] = alpha
+      }
+      for dither in [true, false] {
+        var out = [UInt8](repeating: 0, count: 32 * 32 * 4)
+        var expected = out
+        let declined = withUnsafePointer(to: p.matrix) { matrix in
+          matrix.withMemoryRebound(to: Float.self, capacity: 9) {
+            kernel(tile, $0, p.knee, Int32(round * 5), Int32(round * 3), dither ? 1 : 0, &out, 128)
+          }
+        }
+        ResolveReference.kernels.resolveU8(tile, 32, 32, round * 5, round * 3, dither, p, &expected, 128)
+        if declined == 0 {
+          #expect(out == expected, "round \(round), dither \(dither)")
+          resolved += 1
+        }
+      }
+    }
+    // Most rounds have nothing above the knee; those are compared above.
+    #expect(resolved >= 30)
+  }
+
   /// Floats near every threshold (±2 ulps), the edges of the range, special values and a seeded
   /// sample of `count` bit patterns spread over [0, 1] and a little outside.
   static func encodeInputs(count: Int) -> [Float] {

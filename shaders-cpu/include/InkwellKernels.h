@@ -95,6 +95,12 @@ typedef struct {
   void (*fill_tile)(float *tile, const float color[4]);
   void (*resolve_srgb8)(const float *tile, int width, int height, uint8_t *out, intptr_t out_stride);
   void (*encode_srgb8)(const float *linear, uint8_t *codes, size_t count);
+  /// `inkwell_resolve_u8` of a whole tile for the sRGB transfer (`matrix`, row-major, and the tone
+  /// map's `knee` from its parameters), or NULL where a level has none. Returns 0 when every pixel
+  /// was at or below the knee (the tone map changes nothing there); otherwise the tile must be
+  /// resolved again by `inkwell_resolve_u8`, whose output replaces this one's.
+  int (*resolve_srgb8_dithered)(const float *tile, const float matrix[9], float knee, int origin_x,
+                                int origin_y, int dither, uint8_t *out, intptr_t out_stride);
 } inkwell_kernel_table;
 
 /// Whether this machine (CPU and operating system) can run `level`.
