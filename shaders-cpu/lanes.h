@@ -458,8 +458,9 @@ static inline __attribute__((always_inline)) VF gather_floats(const float *table
 // (the bucket lookup above) and, with `dither`, the code of the pixel's dither row, which differs
 // from the plain one by at most one: lo = max(plain − 1, 0), then one more for each of the two
 // next code starts at or below the value (two gathers from the starts table). The same operations
-// as resolve.c's loop, so the same bytes; a pixel above the tone map's knee makes the whole tile
-// go back to that loop (returns 1). Paper is one remembered run, as in the plain resolve.
+// as resolve.c's loop, so the same bytes; a pixel above the tone map's knee sends the whole tile
+// back to that loop (returns 1 at once). Paper, at or above every row's start of code 255 in all
+// three channels, takes 255 without the lookups.
 static int resolve_dithered_full_tile(const float *tile, const float m[9], float knee, int origin_x,
                                       int origin_y, int dither, uint8_t *out, intptr_t out_stride) {
   const float *starts = inkwell_srgb_dither_starts();
@@ -472,7 +473,6 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
     }
   }
   const VF top = splat(top_start);
-  int declined = 0;
   for (int y0 = 0; y0 < T; y0 += LANES) {
     for (int x0 = 0; x0 < T; x0 += LANES) {
       VU columns[LANES], rows[LANES];
@@ -494,7 +494,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
         // max3 as resolve.c takes it: (a > b ? a : b), then against c.
         VF largest = blend(channel[0] > channel[1], channel[0], channel[1]);
         largest = blend(largest > channel[2], largest, channel[2]);
-        declined |= __builtin_reduce_or(largest > splat(knee));
+        if (__builtin_reduce_or(largest > splat(knee))) return 1;
         VF scaled = alpha * splat(255.0f) + splat(0.5f);
         VU a8 = (VU)__builtin_convertvector(blend(scaled == scaled, scaled, splat(0.0f)), VI);
         if (__builtin_reduce_and((channel[0] >= top) & (channel[1] >= top) & (channel[2] >= top))) {
@@ -512,9 +512,11 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
           if (dither) {
             VI lo = blend_int(code > splat_int(0), code - 1, splat_int(0));
             VI first = channel[c] >= gather_floats(starts, row_of_lane + lo + 1);
-            // lo + 2 ≤ 255 always holds where it matters; past it the table row would end.
+            // A row holds the starts of codes 0 to 255, so the second start exists only while
+            // lo + 2 ≤ 255, as the loop tests (elsewhere the first is read again, masked off).
             VI in_row = lo + 2 <= splat_int(255);
-            VI second = in_row & (channel[c] >= gather_floats(starts, row_of_lane + blend_int(in_row, lo + 2, lo + 1)));
+            VF next = gather_floats(starts, row_of_lane + blend_int(in_row, lo + 2, lo + 1));
+            VI second = in_row & (channel[c] >= next);
             code = lo - first - second;
           }
           pixel |= (VU)code << (8 * c);
@@ -527,7 +529,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
       }
     }
   }
-  return declined;
+  return 0;
 }
 
 INKWELL_HIDDEN int KERNEL(resolve_srgb8_dithered)(const float *tile, const float matrix[9], float knee,
