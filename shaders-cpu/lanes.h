@@ -134,8 +134,9 @@ static inline __attribute__((always_inline)) VI lane_numbers(void) {
 // go to spare cells past INKWELL_CELL_COUNT, one per lane and slot, so that no add waits on an
 // unrelated one. The adds themselves then run in piece order, so each cell sums the same values
 // in the same order as the scalar loop: bit-identical. Longer pieces take the scalar path in
-// their turn (a vector form across their rows measured no faster: most span three rows). The scalar loop spent most of its time on the dependent chain of branch, convert and
-// compare per piece; the vector form has no data-dependent branch.
+// their turn (a vector form across their rows measured no faster: most span three rows). The
+// scalar loop spent most of its time on the dependent chain of branch, convert and compare per
+// piece; the vector form has no data-dependent branch.
 static inline __attribute__((always_inline)) void accumulate_batch(float *cells, const float *lines) {
   const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
   VF x0, y0, x1, y1;
