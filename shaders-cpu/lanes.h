@@ -327,20 +327,28 @@ static inline __attribute__((always_inline)) VI encode_lanes(VF v) {
   return (entry >> 17) - ((bits & 0xffff) >= (entry & 0x1ffff));
 }
 
-// Straight-alpha RGBA8 of LANES pixels at `i` of each plane, packed little-endian in a lane.
-static inline __attribute__((always_inline)) VU resolve_lanes(const float *tile, int i) {
+// The straight color of LANES pixels at `i` of each plane (premultiplied color over alpha clamped
+// to 0…1, 0 where alpha is not positive) and their alpha byte, as resolve.c's loop takes them.
+static inline __attribute__((always_inline)) void unpremultiply_lanes(const float *tile, int i, VF rgb[3],
+                                                                      VU *a8) {
   VF a = load(tile + 3 * P + i);
   // alpha < 0 ? 0 : (alpha > 1 ? 1 : alpha), NaN kept.
   VF alpha = blend(a > splat(1.0f), splat(1.0f), a);
   alpha = blend(a < splat(0.0f), splat(0.0f), alpha);
   VI positive = alpha > splat(0.0f);
   VF inverse = blend(positive, splat(1.0f) / alpha, splat(0.0f));
-  VF red = load(tile + i) * inverse;
-  VF green = load(tile + P + i) * inverse;
-  VF blue = load(tile + 2 * P + i) * inverse;
+  for (int c = 0; c < 3; c++) rgb[c] = load(tile + c * P + i) * inverse;
   VF scaled = alpha * splat(255.0f) + splat(0.5f);
   // NaN alpha gives byte 0, as the scalar conversion does on x86-64.
-  VU a8 = (VU)__builtin_convertvector(blend(scaled == scaled, scaled, splat(0.0f)), VI);
+  *a8 = (VU)__builtin_convertvector(blend(scaled == scaled, scaled, splat(0.0f)), VI);
+}
+
+// Straight-alpha RGBA8 of LANES pixels at `i` of each plane, packed little-endian in a lane.
+static inline __attribute__((always_inline)) VU resolve_lanes(const float *tile, int i) {
+  VF rgb[3];
+  VU a8;
+  unpremultiply_lanes(tile, i, rgb, &a8);
+  VF red = rgb[0], green = rgb[1], blue = rgb[2];
   // Paper: every channel at or above the threshold of code 255 (NaN never is) is code 255
   // without the lookups. On a page of dark ink most lanes that are not exactly the paper's color
   // are this close to it (the faint edges of strokes): on the notes scene 44 % of the groups that
@@ -389,6 +397,16 @@ static inline __attribute__((always_inline)) void transpose(const VU in[LANES], 
 #endif
 }
 
+// A LANES × LANES block of resolved pixels, given by columns, stored as rows at (x0, y0) of `out`.
+static inline __attribute__((always_inline)) void store_block(const VU columns[LANES], uint8_t *out,
+                                                              intptr_t out_stride, int x0, int y0) {
+  VU rows[LANES];
+  transpose(columns, rows);
+  for (int k = 0; k < LANES; k++) {
+    __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, &rows[k], sizeof rows[k]);
+  }
+}
+
 // The last run of LANES pixels of one color met in a tile, and what it resolved to. A page is
 // mostly paper: in a tile that a thin stroke crosses most runs are the background, and comparing
 // a run with the remembered color costs a fraction of resolving it (the gathers above).
@@ -417,12 +435,9 @@ static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stri
   resolve_memo memo = {0};
   for (int y0 = 0; y0 < T; y0 += LANES) {
     for (int x0 = 0; x0 < T; x0 += LANES) {
-      VU columns[LANES], rows[LANES];
+      VU columns[LANES];
       for (int j = 0; j < LANES; j++) columns[j] = resolve_lanes_memo(tile, (x0 + j) * T + y0, &memo);
-      transpose(columns, rows);
-      for (int k = 0; k < LANES; k++) {
-        __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, &rows[k], sizeof rows[k]);
-      }
+      store_block(columns, out, out_stride, x0, y0);
     }
   }
 }
@@ -476,28 +491,21 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
   const VF top = splat(top_start);
   for (int y0 = 0; y0 < T; y0 += LANES) {
     for (int x0 = 0; x0 < T; x0 += LANES) {
-      VU columns[LANES], rows[LANES];
+      VU columns[LANES];
       for (int j = 0; j < LANES; j++) {
         const int x = x0 + j;
-        const int i = x * T + y0;
-        VF a = load(tile + 3 * P + i);
-        VF alpha = blend(a > splat(1.0f), splat(1.0f), a);
-        alpha = blend(a < splat(0.0f), splat(0.0f), alpha);
-        VI positive = alpha > splat(0.0f);
-        VF inverse = blend(positive, splat(1.0f) / alpha, splat(0.0f));
-        VF r = load(tile + i) * inverse;
-        VF g = load(tile + P + i) * inverse;
-        VF b = load(tile + 2 * P + i) * inverse;
+        VF straight[3];
+        VU a8;
+        unpremultiply_lanes(tile, x * T + y0, straight, &a8);
         VF channel[3];
         for (int c = 0; c < 3; c++) {
-          channel[c] = splat(m[3 * c]) * r + splat(m[3 * c + 1]) * g + splat(m[3 * c + 2]) * b;
+          channel[c] = splat(m[3 * c]) * straight[0] + splat(m[3 * c + 1]) * straight[1] +
+                       splat(m[3 * c + 2]) * straight[2];
         }
         // max3 as resolve.c takes it: (a > b ? a : b), then against c.
         VF largest = blend(channel[0] > channel[1], channel[0], channel[1]);
         largest = blend(largest > channel[2], largest, channel[2]);
         if (__builtin_reduce_or(largest > splat(knee))) return 1;
-        VF scaled = alpha * splat(255.0f) + splat(0.5f);
-        VU a8 = (VU)__builtin_convertvector(blend(scaled == scaled, scaled, splat(0.0f)), VI);
         if (__builtin_reduce_and((channel[0] >= top) & (channel[1] >= top) & (channel[2] >= top))) {
           // Code 255 in every dither row.
           columns[j] = (VU){0} + 0xffffffu | (a8 << 24);
@@ -524,10 +532,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
         }
         columns[j] = pixel;
       }
-      transpose(columns, rows);
-      for (int k = 0; k < LANES; k++) {
-        __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, &rows[k], sizeof rows[k]);
-      }
+      store_block(columns, out, out_stride, x0, y0);
     }
   }
   return 0;
