@@ -98,13 +98,13 @@ public struct TileBinner {
   // The current path's pieces, tagged with their tile in the region: a buffer of its own rather
   // than an array, since appending here is the innermost step of binning. `pieceStorage` owns the
   // memory; a copied binner gets fresh storage on its next `add`.
-  private var pieceStorage = PieceStorage(capacity: 1024)
+  private var pieceStorage = ScratchBuffer<inkwell_tile_piece>(capacity: 1024)
   private var pieces: UnsafeMutablePointer<inkwell_tile_piece>
   private var pieceCapacity = 1024
   private var pieceCount = 0
   /// The current path's pieces sorted by tile, before they join `segments` in one copy (appending
   /// placeholders to sort into in place cost a fill and an element-by-element append).
-  private var sortedStorage = SortedSegments(capacity: 1024)
+  private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
   private var backdropDelta: [Int32] = []
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
@@ -166,11 +166,11 @@ public struct TileBinner {
     var region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
 
     if !isKnownUniquelyReferenced(&pieceStorage) {
-      pieceStorage = PieceStorage(capacity: pieceCapacity)
+      pieceStorage = ScratchBuffer<inkwell_tile_piece>(capacity: pieceCapacity)
       pieces = pieceStorage.base
     }
     if !isKnownUniquelyReferenced(&sortedStorage) {
-      sortedStorage = SortedSegments(capacity: sortedStorage.capacity)
+      sortedStorage = ScratchBuffer<TileSegment>(capacity: sortedStorage.capacity)
     }
     pieceCount = 0
     backdropDelta.removeAll(keepingCapacity: true)
@@ -324,7 +324,7 @@ public struct TileBinner {
   }
 
   private mutating func growPieces() {
-    let larger = PieceStorage(capacity: pieceCapacity * 2)
+    let larger = ScratchBuffer<inkwell_tile_piece>(capacity: pieceCapacity * 2)
     larger.base.initialize(from: pieces, count: pieceCount)
     pieceStorage = larger
     pieces = larger.base
@@ -347,7 +347,7 @@ public struct TileBinner {
     }
     let base = segments.count
     if sortedStorage.capacity < count {
-      sortedStorage = SortedSegments(capacity: Swift.max(count, 2 * sortedStorage.capacity))
+      sortedStorage = ScratchBuffer<TileSegment>(capacity: Swift.max(count, 2 * sortedStorage.capacity))
     }
     let sorted = sortedStorage.base
     cursor.removeAll(keepingCapacity: true)
@@ -388,16 +388,10 @@ public struct TileBinner {
   }
 }
 
-/// Owns a binner's piece buffer.
-private final class PieceStorage: @unchecked Sendable {
-  let base: UnsafeMutablePointer<inkwell_tile_piece>
-  init(capacity: Int) { base = .allocate(capacity: capacity) }
-  deinit { base.deallocate() }
-}
-
-/// Owns a binner's buffer of one path's pieces sorted by tile (plain floats: nothing to deinitialize).
-private final class SortedSegments: @unchecked Sendable {
-  let base: UnsafeMutablePointer<TileSegment>
+/// Owns one of a binner's scratch buffers (the current path's pieces, and the same sorted by
+/// tile): plain values, nothing to deinitialize.
+private final class ScratchBuffer<Element>: @unchecked Sendable {
+  let base: UnsafeMutablePointer<Element>
   let capacity: Int
   init(capacity: Int) {
     self.capacity = capacity
