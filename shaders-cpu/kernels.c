@@ -159,6 +159,13 @@ static void scalar_fill_coverage(float *tile, float *cells, inkwell_fill_rule ru
   scalar_composite_mask(tile, coverage, color);
 }
 
+static void scalar_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop,
+                              inkwell_fill_rule rule, const float color[4]) {
+  if (backdrop != 0.0f) scalar_add_backdrop(cells, backdrop);
+  inkwell_scalar_accumulate_lines(cells, lines, count);
+  scalar_fill_coverage(tile, cells, rule, color);
+}
+
 // Dc' = Sc·m + Dc·(1 − Sa·m), m constant over the tile.
 static void scalar_composite_solid(float *tile, const float color[4], float m) {
   const float keep = 1.0f - color[3] * m;
@@ -287,6 +294,7 @@ static const inkwell_kernel_table scalar_kernels = {
     .resolve_coverage = scalar_resolve_coverage,
     .composite_mask = scalar_composite_mask,
     .fill_coverage = scalar_fill_coverage,
+    .fill_lines = scalar_fill_lines,
     .composite_solid = scalar_composite_solid,
     .fill_tile = scalar_fill_tile,
     .resolve_srgb8 = scalar_resolve_srgb8,
@@ -423,6 +431,11 @@ void inkwell_composite_mask(float *tile, const float *coverage, const float colo
 
 void inkwell_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]) {
   selected_kernels()->fill_coverage(tile, cells, rule, color);
+}
+
+void inkwell_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop,
+                        inkwell_fill_rule rule, const float color[4]) {
+  selected_kernels()->fill_lines(tile, cells, lines, count, backdrop, rule, color);
 }
 
 void inkwell_composite_solid(float *tile, const float color[4], float m) {

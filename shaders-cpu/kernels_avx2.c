@@ -22,6 +22,7 @@ const inkwell_kernel_table inkwell_avx2_kernels = {
     .resolve_coverage = inkwell_avx2_resolve_coverage,
     .composite_mask = inkwell_avx2_composite_mask,
     .fill_coverage = inkwell_avx2_fill_coverage,
+    .fill_lines = inkwell_avx2_fill_lines,
     .composite_solid = inkwell_avx2_composite_solid,
     .fill_tile = inkwell_avx2_fill_tile,
     .resolve_srgb8 = inkwell_avx2_resolve_srgb8,

@@ -21,6 +21,7 @@ const inkwell_kernel_table inkwell_avx512_kernels = {
     .resolve_coverage = inkwell_avx512_resolve_coverage,
     .composite_mask = inkwell_avx512_composite_mask,
     .fill_coverage = inkwell_avx512_fill_coverage,
+    .fill_lines = inkwell_avx512_fill_lines,
     .composite_solid = inkwell_avx512_composite_solid,
     .fill_tile = inkwell_avx512_fill_tile,
     .resolve_srgb8 = inkwell_avx2_resolve_srgb8,

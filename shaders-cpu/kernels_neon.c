@@ -16,6 +16,7 @@ const inkwell_kernel_table inkwell_neon_kernels = {
     .resolve_coverage = inkwell_neon_resolve_coverage,
     .composite_mask = inkwell_neon_composite_mask,
     .fill_coverage = inkwell_neon_fill_coverage,
+    .fill_lines = inkwell_neon_fill_lines,
     .composite_solid = inkwell_neon_composite_solid,
     .fill_tile = inkwell_neon_fill_tile,
     .resolve_srgb8 = inkwell_neon_resolve_srgb8,

@@ -16,6 +16,7 @@ const inkwell_kernel_table inkwell_sse2_kernels = {
     .resolve_coverage = inkwell_sse2_resolve_coverage,
     .composite_mask = inkwell_sse2_composite_mask,
     .fill_coverage = inkwell_sse2_fill_coverage,
+    .fill_lines = inkwell_sse2_fill_lines,
     .composite_solid = inkwell_sse2_composite_solid,
     .fill_tile = inkwell_sse2_fill_tile,
     .resolve_srgb8 = inkwell_sse2_resolve_srgb8,

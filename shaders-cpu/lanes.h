@@ -137,7 +137,8 @@ static inline __attribute__((always_inline)) VI lane_numbers(void) {
 // their turn (a vector form across their rows measured no faster: most span three rows). The
 // scalar loop spent most of its time on the dependent chain of branch, convert and compare per
 // piece; the vector form has no data-dependent branch.
-static inline __attribute__((always_inline)) void accumulate_batch(float *cells, const float *lines) {
+static inline __attribute__((always_inline)) void accumulate_batch(float *cells, const float *lines,
+                                                                  VF box[4]) {
   const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
   VF x0, y0, x1, y1;
   for (int l = 0; l < LANES; l++) {
@@ -151,6 +152,17 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   x1 = clamp_tile(x1);
   y1 = clamp_tile(y1);
   VI skip = (y0 == y1) | (x0 != x0) | (y0 != y0) | (x1 != x1) | (y1 != y1);
+  if (box) {
+    // The extent of the pieces that add anything (min x, max x, min y, max y), for fill_lines.
+    box[0] = blend(skip, box[0], blend(x0 < box[0], x0, box[0]));
+    box[0] = blend(skip, box[0], blend(x1 < box[0], x1, box[0]));
+    box[1] = blend(skip, box[1], blend(x0 > box[1], x0, box[1]));
+    box[1] = blend(skip, box[1], blend(x1 > box[1], x1, box[1]));
+    box[2] = blend(skip, box[2], blend(y0 < box[2], y0, box[2]));
+    box[2] = blend(skip, box[2], blend(y1 < box[2], y1, box[2]));
+    box[3] = blend(skip, box[3], blend(y0 > box[3], y0, box[3]));
+    box[3] = blend(skip, box[3], blend(y1 > box[3], y1, box[3]));
+  }
   // Top end first.
   VI down = y0 > y1;
   VF dir = blend(down, splat(-1.0f), splat(1.0f));
@@ -198,15 +210,20 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   }
 }
 
-static void KERNEL(accumulate_lines)(float *cells, const float *lines, size_t count) {
+static inline __attribute__((always_inline)) void accumulate_all(float *cells, const float *lines,
+                                                                size_t count, VF box[4]) {
   size_t i = 0;
-  for (; i + LANES <= count; i += LANES) accumulate_batch(cells, lines + 4 * i);
+  for (; i + LANES <= count; i += LANES) accumulate_batch(cells, lines + 4 * i, box);
   if (i < count) {
     // The last few pieces, padded with level ones (which add nothing) to a full batch.
     float rest[4 * LANES] = {0};
     __builtin_memcpy(rest, lines + 4 * i, (count - i) * 4 * sizeof(float));
-    accumulate_batch(cells, rest);
+    accumulate_batch(cells, rest, box);
   }
+}
+
+static void KERNEL(accumulate_lines)(float *cells, const float *lines, size_t count) {
+  accumulate_all(cells, lines, count, 0);
 }
 
 static void KERNEL(add_backdrop)(float *cells, float winding) {
@@ -278,6 +295,85 @@ static void KERNEL(fill_coverage)(float *tile, float *cells, inkwell_fill_rule r
     fill_coverage_rule(tile, cells, INKWELL_FILL_NONZERO, s);
   } else {
     fill_coverage_rule(tile, cells, INKWELL_FILL_EVENODD, s);
+  }
+}
+
+// fill_coverage_rule over the part of the tile that one primitive's adds can reach: columns
+// [first, cells_end) hold its adds (cells_end may pass T, into the cells past the edge), and only
+// the row groups set in `groups` were added to. Everywhere else the cells are zero, so
+// fill_coverage_rule would add zeros to the running sums: left of `first` (with no backdrop)
+// and in the other groups the sums stay zero, which it skips; from cells_end on each sum stays
+// what it was, so the coverage of each row is one value to the tile's right edge. The same
+// operations on every pixel that fill_coverage_rule composites, so the same floats.
+static inline __attribute__((always_inline)) void fill_span_rule(float *tile, float *cells,
+                                                                 inkwell_fill_rule rule, const VF s[4],
+                                                                 int first, int cells_end,
+                                                                 unsigned groups) {
+  VF sum[GROUPS];
+  for (int g = 0; g < GROUPS; g++) sum[g] = splat(0.0f);
+  const int end = cells_end < T ? cells_end : T;
+  for (int c = first; c < end; c++) {
+    float *column = cells + c * INKWELL_CELL_STRIDE;
+    for (int g = 0; g < GROUPS; g++) {
+      if (!(groups >> g & 1)) continue;
+      sum[g] += load(column + g * LANES);
+      store(column + g * LANES, splat(0.0f));
+      VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
+      if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
+      composite_lanes(tile, c * T + g * LANES, m, s);
+    }
+  }
+  for (int g = 0; g < GROUPS; g++) {
+    if (!(groups >> g & 1)) continue;
+    VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
+    if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
+    for (int c = end; c < T; c++) composite_lanes(tile, c * T + g * LANES, m, s);
+  }
+  for (int i = T * INKWELL_CELL_STRIDE; i < cells_end * INKWELL_CELL_STRIDE; i += LANES) {
+    store(cells + i, splat(0.0f));
+  }
+}
+
+// add_backdrop, accumulate_lines and fill_coverage in one call, with the fill limited to the
+// columns and row groups the pieces reach (fill_span_rule). A thin stroke crossing a tile reaches
+// one or two of its row groups, or a few of its columns.
+static void KERNEL(fill_lines)(float *tile, float *cells, const float *lines, size_t count, float backdrop,
+                               inkwell_fill_rule rule, const float color[4]) {
+  if (backdrop != 0.0f) KERNEL(add_backdrop)(cells, backdrop);
+  VF box[4] = {splat(__builtin_inff()), splat(-__builtin_inff()), splat(__builtin_inff()),
+               splat(-__builtin_inff())};
+  accumulate_all(cells, lines, count, box);
+  // Pieces are clamped into 0…T before they reach the box.
+  float min_x = box[0][0], max_x = box[1][0], min_y = box[2][0], max_y = box[3][0];
+  for (int l = 1; l < LANES; l++) {
+    min_x = box[0][l] < min_x ? box[0][l] : min_x;
+    max_x = box[1][l] > max_x ? box[1][l] : max_x;
+    min_y = box[2][l] < min_y ? box[2][l] : min_y;
+    max_y = box[3][l] > max_y ? box[3][l] : max_y;
+  }
+  int first = 0, cells_end = 0;
+  unsigned groups = 0;
+  if (min_x <= max_x) {
+    // A piece adds to the cells of columns ⌊x⌋ (at most T) and the one after, for x along it,
+    // and to the rows it crosses, ⌊y⌋ up to at most T − 1.
+    first = (int)min_x;
+    cells_end = ((int)max_x < T ? (int)max_x : T) + 2;
+    int top = (int)min_y / LANES;
+    int bottom = ((int)max_y < T - 1 ? (int)max_y : T - 1) / LANES;
+    for (int g = top; g <= bottom; g++) groups |= 1u << g;
+  }
+  if (backdrop != 0.0f) {
+    // The backdrop is in column 0 of every row.
+    first = 0;
+    if (cells_end < 1) cells_end = 1;
+    groups = (1u << GROUPS) - 1;
+  }
+  if (groups == 0) return;
+  const VF s[4] = {splat(color[0]), splat(color[1]), splat(color[2]), splat(color[3])};
+  if (rule == INKWELL_FILL_NONZERO) {
+    fill_span_rule(tile, cells, INKWELL_FILL_NONZERO, s, first, cells_end, groups);
+  } else {
+    fill_span_rule(tile, cells, INKWELL_FILL_EVENODD, s, first, cells_end, groups);
   }
 }
 

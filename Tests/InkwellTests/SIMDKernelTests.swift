@@ -110,6 +110,65 @@ struct SIMDKernelTests {
     return quads
   }
 
+  /// A closed loop of `count` pieces around (cx, cy) at about `radius`, or the same loop left open
+  /// (its last piece dropped), so that rows right of it keep a winding to the tile's edge.
+  static func loopPieces(
+    _ rng: inout SeededGenerator, center: (Float, Float), radius: Float, count: Int, open: Bool
+  ) -> [Float] {
+    var points: [(Float, Float)] = []
+    for k in 0..<count {
+      let angle = 2 * Float.pi * Float(k) / Float(count)
+      let r = radius * rng.float(0.7...1.3)
+      points.append((center.0 + r * FloatMath.cos(angle), center.1 + r * FloatMath.sin(angle)))
+    }
+    var quads: [Float] = []
+    for k in 0..<(open ? count - 1 : count) {
+      let (a, b) = (points[k], points[(k + 1) % count])
+      quads += [a.0, a.1, b.0, b.1]
+    }
+    return quads
+  }
+
+  @Test(
+    "one primitive's fill, limited to the cells its pieces reach, equals the three kernels", arguments: levels
+  )
+  func fillLines(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 11)
+    let real = Int(INKWELL_CELL_COUNT)
+    for round in 0..<48 {
+      let rule: FillRule = round % 2 == 0 ? .nonZero : .evenOdd
+      let backdrop: Float = [0, 0, 1, -1, 2, 0][round % 6]
+      var quads: [Float]
+      switch round % 8 {
+      case 0: quads = []
+      case 1: quads = [3, 5, 20, 5, 1, 31, 30, 31]  // level pieces only
+      case 2: quads = Self.outlinePieces(&rng, count: 60)
+      case 3: quads = [32, 0, 32, 32, 31.5, 2, 32, 9]  // on and next to the right edge
+      default:
+        let radius: Float = [0.4, 2.5, 9, 20][round % 4]
+        let center = (rng.float(-4...36), rng.float(-4...36))
+        quads = Self.loopPieces(
+          &rng, center: center, radius: radius, count: 6 + round, open: round % 3 == 0)
+      }
+      var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
+      var expectedCells = cells
+      var tile = randomTile(&rng)
+      var expected = tile
+      let color = randomColor(&rng)
+      let count = quads.count / 4
+      quads += [0, 0, 0, 0]  // a valid pointer when there are no pieces
+      kernels.fillLines(&tile, &cells, quads, count, backdrop, rule, color)
+      KernelReference.fillLines(
+        tile: &expected, cells: &expectedCells, lines: quads, count: count, backdrop: backdrop, rule: rule,
+        color: color)
+      let same = bitwiseEqual(tile, expected)
+      let cleared = cells[..<real].allSatisfy { $0.bitPattern == 0 }
+      #expect(same, "round \(round), \(rule), backdrop \(backdrop)")
+      #expect(cleared, "round \(round): cells left uncleared")
+    }
+  }
+
   @Test("short outline pieces accumulate bit-identically, NaN pieces add nothing", arguments: levels)
   func accumulateOutlinePieces(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!

@@ -91,6 +91,8 @@ typedef struct {
   void (*resolve_coverage)(float *cells, float *coverage, inkwell_fill_rule rule);
   void (*composite_mask)(float *tile, const float *coverage, const float color[4]);
   void (*fill_coverage)(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]);
+  void (*fill_lines)(float *tile, float *cells, const float *lines, size_t count, float backdrop,
+                     inkwell_fill_rule rule, const float color[4]);
   void (*composite_solid)(float *tile, const float color[4], float m);
   void (*fill_tile)(float *tile, const float color[4]);
   void (*resolve_srgb8)(const float *tile, int width, int height, uint8_t *out, intptr_t out_stride);
@@ -161,6 +163,13 @@ void inkwell_composite_mask(float *tile, const float *coverage, const float colo
 /// `inkwell_resolve_coverage` then `inkwell_composite_mask` in one pass, without the coverage
 /// buffer: the coverage of each column goes straight into the compositor. Clears `cells`.
 void inkwell_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]);
+
+/// One primitive's fill of a tile: `inkwell_add_backdrop(cells, backdrop)` when `backdrop` is not
+/// zero, `inkwell_accumulate_lines(cells, lines, count)`, then `inkwell_fill_coverage`. The vector
+/// levels resolve and composite only the columns and row groups the pieces reach (and the constant
+/// coverage right of them), which gives the same floats. Clears `cells`.
+void inkwell_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop,
+                        inkwell_fill_rule rule, const float color[4]);
 
 /// Source-over of a premultiplied color over the whole tile at constant coverage `m`:
 ///   Dc' = Sc·m + Dc·(1 − Sa·m).

@@ -29,6 +29,9 @@ public enum KernelReference {
     kernels.coverageIntersect = { coverageIntersect($0, $1) }
     kernels.coverageSubtract = { coverageSubtract($0, $1) }
     kernels.coverageFill = { coverageFill($0, $1) }
+    kernels.fillLines = {
+      fillLines(tile: $0, cells: $1, lines: $2, count: $3, backdrop: $4, rule: $5, color: $6)
+    }
     return kernels
   }()
 
@@ -178,6 +181,16 @@ public enum KernelReference {
       resolveCoverage(cells: cells, coverage: coverage.baseAddress!, rule: rule)
       compositeMask(tile: planes, coverage: coverage.baseAddress!, color: color)
     }
+  }
+
+  /// `addBackdrop` (when `backdrop` is not zero), `accumulateLines`, then `fillCoverage`.
+  public static func fillLines(
+    tile planes: UnsafeMutablePointer<Float>, cells: UnsafeMutablePointer<Float>, lines: UnsafePointer<Float>,
+    count: Int, backdrop: Float, rule: FillRule, color: UnsafePointer<Float>
+  ) {
+    if backdrop != 0 { addBackdrop(cells: cells, backdrop) }
+    accumulateLines(cells: cells, lines: lines, count: count)
+    fillCoverage(tile: planes, cells: cells, rule: rule, color: color)
   }
 
   // Dc' = Sc·m + Dc·(1 − Sa·m), m constant over the tile.

@@ -65,6 +65,13 @@ public struct RasterKernels: Sendable {
   public var fillCoverage:
     @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule, UnsafePointer<Float>) ->
       Void
+  /// One primitive's fill of a tile: backdrop, line accumulation and `fillCoverage` in one call:
+  /// (tile, cells, lines, line count, backdrop, rule, color). By default the three kernels in turn.
+  public var fillLines:
+    @Sendable (
+      UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int, Float, FillRule,
+      UnsafePointer<Float>
+    ) -> Void
   public var compositeSolid: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, Float) -> Void
   public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
   public var resolveSRGB8:
@@ -106,6 +113,11 @@ public struct RasterKernels: Sendable {
     self.resolveCoverage = resolveCoverage
     self.compositeMask = compositeMask
     self.fillCoverage = fillCoverage
+    fillLines = { tile, cells, lines, count, backdrop, rule, color in
+      if backdrop != 0 { addBackdrop(cells, backdrop) }
+      accumulateLines(cells, lines, count)
+      fillCoverage(tile, cells, rule, color)
+    }
     self.compositeSolid = compositeSolid
     self.fillTile = fillTile
     self.resolveSRGB8 = resolveSRGB8
@@ -122,9 +134,10 @@ public struct RasterKernels: Sendable {
       let addBackdrop = table.add_backdrop, let resolveCoverage = table.resolve_coverage,
       let compositeMask = table.composite_mask, let fillCoverage = table.fill_coverage,
       let compositeSolid = table.composite_solid, let fillTile = table.fill_tile,
-      let resolveSRGB8 = table.resolve_srgb8, let encodeSRGB8 = table.encode_srgb8
+      let resolveSRGB8 = table.resolve_srgb8, let encodeSRGB8 = table.encode_srgb8,
+      let fillLines = table.fill_lines
     else { return nil }
-    return RasterKernels(
+    var kernels = RasterKernels(
       accumulateLine: { accumulateLine($0, $1, $2, $3, $4) },
       accumulateLines: { accumulateLines($0, $1, $2) },
       addBackdrop: { addBackdrop($0, $1) },
@@ -135,6 +148,8 @@ public struct RasterKernels: Sendable {
       fillTile: { fillTile($0, $1) },
       resolveSRGB8: { resolveSRGB8($0, Int32($1), Int32($2), $3, $4) },
       encodeSRGB8: { encodeSRGB8($0, $1, $2) })
+    kernels.fillLines = { fillLines($0, $1, $2, $3, $4, $5.c, $6) }
+    return kernels
   }
 }
 

@@ -315,10 +315,9 @@ public struct TileRasterizer: Sendable {
         continue
       }
       uniform = false
-      if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
-      kernels.accumulateLines(
-        scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
-      kernels.fillCoverage(scratch.tile, scratch.cells, rule, color)
+      kernels.fillLines(
+        scratch.tile, scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount),
+        Float(entry.backdrop), rule, color)
     }
     return uniform
   }
