@@ -87,8 +87,18 @@ public struct Renderer: Sendable {
         arrays.segments = storage.takeSegments()
         binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: arrays)
       }
-      binner.reserveCapacity(pieces: estimatedPieces(primitives[...]))
-      for (index, primitive) in primitives.enumerated() { binner.add(primitive, index: index) }
+      // Through the buffer, so that each primitive is read in place: a copy would retain and
+      // release every array it holds.
+      primitives.withUnsafeBufferPointer { primitives in
+        binner.reserveCapacity(pieces: estimatedPieces(primitives))
+        for index in primitives.indices {
+          let primitive = primitives.baseAddress! + index
+          binner.add(primitive.pointee.path, rule: primitive.pointee.rule, index: index, role: .fill)
+          if primitive.pointee.clip != nil || primitive.pointee.knockout != nil {
+            binner.add(masksOf: primitive.pointee, index: index)
+          }
+        }
+      }
       return binner.finish(storage: storage)
     }
     let slots = BinnerSlots(count: runs)
@@ -120,12 +130,12 @@ public struct Renderer: Sendable {
 
 /// About as many pieces as binning `primitives` makes: one an edge, and an eighth more for edges
 /// cut at tile borders (the sketch and big scenes make 1.03–1.06 an edge).
-private func estimatedPieces<C: Collection>(_ primitives: C) -> Int where C.Element == Primitive {
+private func estimatedPieces(_ primitives: UnsafeBufferPointer<Primitive>) -> Int {
   var points = 0
-  for primitive in primitives {
+  for index in primitives.indices {
     points +=
-      primitive.path.points.count + (primitive.clip?.path.points.count ?? 0)
-      + (primitive.knockout?.points.count ?? 0)
+      primitives[index].path.points.count + (primitives[index].clip?.path.points.count ?? 0)
+      + (primitives[index].knockout?.points.count ?? 0)
   }
   return points + points / 8
 }

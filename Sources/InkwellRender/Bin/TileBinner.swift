@@ -141,6 +141,11 @@ public struct TileBinner {
   /// Adds `primitive`'s paths (index `index` in the scene) above everything added before it.
   public mutating func add(_ primitive: Primitive, index: Int) {
     add(primitive.path, rule: primitive.rule, index: index, role: .fill)
+    add(masksOf: primitive, index: index)
+  }
+
+  /// The clip and knockout paths of `primitive`, where it has them (after its fill path).
+  mutating func add(masksOf primitive: Primitive, index: Int) {
     if let clip = primitive.clip { add(clip.path, rule: clip.rule, index: index, role: .clip) }
     if let knockout = primitive.knockout { add(knockout, rule: .nonZero, index: index, role: .knockout) }
   }

@@ -113,11 +113,37 @@ public enum PenBrush {
         let headEnd = Swift.min(5, n)
         let interiorEnd = Swift.max(n - 4, headEnd)
         for k in 0..<headEnd { window(k, 0, Swift.min(k + 4, n - 1)) }
-        for k in headEnd..<interiorEnd { window(k, k - 5, k + 4) }
+        // Eight interior windows at a time: each lane makes the scalar window's sums, divisions
+        // and comparisons in the same order, so the scales are the same floats.
+        var k = headEnd
+        while k + 8 <= interiorEnd {
+          var sum = SIMD8<Float>(repeating: 0)
+          for j in 0..<9 { sum += load8(speeds, k - 5 + j) }
+          let count = SIMD8<Float>(loadCounts8(validBefore, k + 4) &- loadCounts8(validBefore, k - 5))
+          let fastCount = SIMD8<Float>(loadCounts8(fastBefore, k + 4) &- loadCounts8(fastBefore, k - 5))
+          let mean = sum / count
+          let excess = (mean - steadySpeed) / (fastSpeed - steadySpeed)
+          let scale = 1 - speedThinning * excess.replacing(with: 1, where: 1 .< excess)
+          let thins = (count .> 0) .& (fastCount .> 0) .& (mean .> steadySpeed) .& (mean .< .infinity)
+          let result = SIMD8<Float>(repeating: 1).replacing(with: scale, where: thins)
+          for l in 0..<8 { scales[k + l] = result[l] }
+          k += 8
+        }
+        for k in k..<interiorEnd { window(k, k - 5, k + 4) }
         for k in interiorEnd..<n { window(k, Swift.max(k - 5, 0), n - 1) }
         return true
       }
     }
+  }
+
+  @inline(__always)
+  private static func load8(_ values: UnsafeMutableBufferPointer<Float>, _ start: Int) -> SIMD8<Float> {
+    UnsafeRawPointer(values.baseAddress! + start).loadUnaligned(as: SIMD8<Float>.self)
+  }
+
+  @inline(__always)
+  private static func loadCounts8(_ counts: UnsafeMutableBufferPointer<Int>, _ start: Int) -> SIMD8<Int> {
+    UnsafeRawPointer(counts.baseAddress! + start).loadUnaligned(as: SIMD8<Int>.self)
   }
 
   /// Diameter multiplier near the ends of a stroke `length` long, at arc length `s` from its start:

@@ -214,19 +214,25 @@ public struct TileRasterizer: Sendable {
     // Colors flat, four floats a primitive, with −0 stored as +0 (see the kernels' module head).
     var colors: [Float] = []
     colors.reserveCapacity(primitives.count * 4 + 4)
-    for p in primitives {
-      colors.append(contentsOf: [p.color.red + 0, p.color.green + 0, p.color.blue + 0, p.color.alpha + 0])
+    for index in primitives.indices {
+      let c = primitives[index].color
+      colors.append(contentsOf: [c.red + 0, c.green + 0, c.blue + 0, c.alpha + 0])
     }
     colors.append(contentsOf: [
       background.red + 0, background.green + 0, background.blue + 0, background.alpha + 0,
     ])
     let rules = primitives.map(\.rule)
     // Per primitive: 1 when it has a clip path, 2 a knockout, 4 a paint stage or a blend other
-    // than source-over; 0 for plain fills, which take the fused path.
-    let masks = primitives.map {
-      UInt8(
-        ($0.clip != nil ? 1 : 0) | ($0.knockout != nil ? 2 : 0)
-          | (!$0.paint.isSolid || $0.paint.blend == .multiply ? 4 : 0))
+    // than source-over; 0 for plain fills, which take the fused path. Read field by field (a
+    // copy of a primitive would retain and release each of its arrays).
+    let masks = [UInt8](unsafeUninitializedCapacity: primitives.count) { masks, initialized in
+      for index in primitives.indices {
+        let paint = primitives[index].paint
+        masks[index] = UInt8(
+          (primitives[index].clip != nil ? 1 : 0) | (primitives[index].knockout != nil ? 2 : 0)
+            | (!paint.isSolid || paint.blend == .multiply ? 4 : 0))
+      }
+      initialized = primitives.count
     }
     let paints = primitives.map(\.paint)
     let clipRules = primitives.map { $0.clip?.rule ?? .nonZero }
