@@ -82,11 +82,7 @@ public struct Renderer: Sendable {
     let runs = threads > 1 ? Swift.min(threads * 4, primitives.count / 64) : 1
     guard runs > 1 else {
       var binner = TileBinner(grid: grid, rowOffset: rowOffset)
-      if let storage {
-        var arrays = storage.takeRun(0)
-        arrays.segments = storage.takeSegments()
-        binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: arrays)
-      }
+      if let storage { binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: storage.takeRun(0)) }
       // Through the buffer, so that each primitive is read in place: a copy would retain and
       // release every array it holds.
       primitives.withUnsafeBufferPointer { primitives in

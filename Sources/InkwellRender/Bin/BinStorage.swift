@@ -28,24 +28,24 @@ public final class BinStorage {
   /// Whether parallel binning's per-run arrays are kept too, or only the finished lists' arrays
   /// (the largest); see `init(keepsRunArrays:)`.
   public let keepsRunArrays: Bool
-  /// The finished lists' arrays: the pieces (one run's own, or all runs joined), the entries in
-  /// tile order and where each tile's entries start.
-  var segments: [TileSegment] = []
+  /// The finished lists' arrays: the entries in tile order and where each tile's entries start.
+  /// (The pieces stay in the runs' arrays.)
   var entries: [TileEntry] = []
   var entryStart: [Int] = []
 
-  /// With `keepsRunArrays` false, the arrays of parallel binning's runs are freed after each
-  /// join and only the finished lists' arrays are kept: each render faults in the runs' pages
-  /// again, but memory between renders holds one copy of the pieces instead of two. The band
-  /// renderer, whose budget is memory, keeps only those (the 16384² memory scene on two threads
-  /// peaked at 240 MiB keeping both, 225 MiB keeping one, 213 MiB keeping none).
+  /// With `keepsRunArrays` false, only the pieces' arrays (the largest) and the finished lists'
+  /// arrays are kept: each render faults in the runs' other arrays again. The band renderer,
+  /// whose budget is memory, keeps only those.
   public init(keepsRunArrays: Bool = true) {
     self.keepsRunArrays = keepsRunArrays
   }
 
   /// Takes back the arrays of `bins` once the render that read them is done.
   public func recycle(_ bins: consuming TileBins) {
-    segments = bins.segments
+    for (run, segments) in bins.segmentRuns.enumerated() {
+      while runs.count <= run { runs.append(RunArrays()) }
+      runs[run].segments = segments
+    }
     entries = bins.entries
     entryStart = bins.entryStart
   }
@@ -59,26 +59,22 @@ public final class BinStorage {
     return arrays
   }
 
+  /// Keeps run `index`'s arrays but for its pieces, which come back with the finished lists
+  /// (`recycle(_:)`).
   func returnRun(_ arrays: RunArrays, at index: Int) {
     guard keepsRunArrays || index == 0 else { return }
     while runs.count <= index { runs.append(RunArrays()) }
+    let segments = runs[index].segments
     runs[index] = arrays
-  }
-
-  /// The finished pieces' array, empty, with the capacity it had: where a single run appends.
-  func takeSegments() -> [TileSegment] {
-    var taken = segments
-    segments = []
-    taken.removeAll(keepingCapacity: true)
-    return taken
+    runs[index].segments = segments
   }
 
   /// The finished lists' arrays as the last render left them (their contents are to be
   /// overwritten: see `resize(_:to:)`), and `entryStart` empty.
-  func takeFinished() -> (segments: [TileSegment], entries: [TileEntry], entryStart: [Int]) {
-    var taken = (segments, entries, entryStart)
-    (segments, entries, entryStart) = ([], [], [])
-    taken.2.removeAll(keepingCapacity: true)
+  func takeFinished() -> (entries: [TileEntry], entryStart: [Int]) {
+    var taken = (entries, entryStart)
+    (entries, entryStart) = ([], [])
+    taken.1.removeAll(keepingCapacity: true)
     return taken
   }
 

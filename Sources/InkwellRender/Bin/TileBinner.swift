@@ -66,10 +66,12 @@ public struct TileEntry: Hashable, Sendable {
   public var primitive: UInt32
   /// Winding brought in from the left at every pixel row of the tile.
   public var backdrop: Int32
-  /// The entry's pieces: `segments[segmentStart ..< segmentStart + segmentCount]`.
+  /// The entry's pieces: `segmentRuns[run][segmentStart ..< segmentStart + segmentCount]`.
   public var segmentStart: UInt32
   public var segmentCount: UInt32
   public var role: Role = .fill
+  /// The binning run whose pieces the entry's are (0 unless the primitives were binned in runs).
+  public var run: UInt16 = 0
 }
 
 /// Tile lists for a whole scene: for tile `t`, `entries[entryStart[t] ..< entryStart[t + 1]]` in
@@ -80,7 +82,15 @@ public struct TileBins: Sendable {
   public var rowOffset: Int = 0
   public let entryStart: [Int]
   public let entries: [TileEntry]
-  public let segments: [TileSegment]
+  /// Each binning run's pieces, as the run appended them: parallel binning leaves them where each
+  /// run wrote them instead of joining them into one array (a copy of every piece, 4 % of a
+  /// two-thread fill of the notes scene, and a second copy of the pieces in memory).
+  public let segmentRuns: [[TileSegment]]
+
+  /// All pieces, run after run.
+  public var segments: [TileSegment] {
+    segmentRuns.count == 1 ? segmentRuns[0] : Array(segmentRuns.joined())
+  }
 }
 
 /// Builds `TileBins` for a scene. Single-threaded; its cost is linear in the number of pieces.
@@ -202,35 +212,10 @@ public struct TileBinner {
     let grid = first.grid
     precondition(
       binners.allSatisfy { $0.grid == grid && $0.rowOffset == first.rowOffset }, "binners of different grids")
-    var segmentBase: [Int] = []
-    var segmentTotal = 0
+    precondition(binners.count <= Int(UInt16.max) + 1, "more binning runs than an entry can name")
     var entryTotal = 0
-    for binner in binners {
-      segmentBase.append(segmentTotal)
-      segmentTotal += binner.segments.count
-      entryTotal += binner.entries.count
-    }
-    let sources = JoinSources(binners: binners, segmentBase: segmentBase)
-    var (segments, entries, start) = storage?.takeFinished() ?? ([], [], [])
-    // Sized first (new elements zero-filled), then copied run by run in parallel.
-    BinStorage.resize(&segments, to: segmentTotal, filler: TileSegment(x0: 0, y0: 0, x1: 0, y1: 0))
-    segments.withUnsafeMutableBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      let target = JoinTarget(base: base)
-      let workers = Swift.max(1, Swift.min(threads, binners.count))
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        var run = worker
-        while run < sources.binners.count {
-          sources.binners[run].segments.withUnsafeBufferPointer { pieces in
-            if let from = pieces.baseAddress {
-              (target.base + sources.segmentBase[run]).update(from: from, count: pieces.count)
-            }
-          }
-          run += workers
-        }
-      }
-    }
-
+    for binner in binners { entryTotal += binner.entries.count }
+    var (entries, start) = storage?.takeFinished() ?? ([], [])
     let tileCount = grid.tileCount
     start.append(contentsOf: repeatElement(0, count: tileCount + 1))
     for binner in binners {
@@ -243,20 +228,25 @@ public struct TileBinner {
     )
     entries.withUnsafeMutableBufferPointer { buffer in
       for (run, binner) in binners.enumerated() {
-        let base = UInt32(truncatingIfNeeded: segmentBase[run])
+        let run = UInt16(truncatingIfNeeded: run)
         for (entry, tile) in zip(binner.entries, binner.entryTiles) {
           var entry = entry
-          entry.segmentStart &+= base
+          entry.run = run
           buffer[cursor[Int(tile)]] = entry
           cursor[Int(tile)] += 1
         }
       }
     }
-    if let storage, storage.keepsRunArrays {
-      for (run, binner) in binners.enumerated() { storage.returnRun(binner.takeArrays(), at: run) }
+    let segmentRuns = binners.map(\.segments)
+    if let storage {
+      for (run, binner) in binners.enumerated() {
+        var arrays = binner.takeArrays()
+        arrays.segments = []
+        storage.returnRun(arrays, at: run)
+      }
     }
     return TileBins(
-      grid: grid, rowOffset: first.rowOffset, entryStart: start, entries: entries, segments: segments)
+      grid: grid, rowOffset: first.rowOffset, entryStart: start, entries: entries, segmentRuns: segmentRuns)
   }
 
   /// The finished tile lists.
@@ -268,7 +258,7 @@ public struct TileBinner {
   /// arrays go back to `storage` as run 0's.
   consuming func finish(storage: BinStorage?) -> TileBins {
     let tileCount = grid.tileCount
-    var (_, sorted, start) = storage?.takeFinished() ?? ([], [], [])
+    var (sorted, start) = storage?.takeFinished() ?? ([], [])
     start.append(contentsOf: repeatElement(0, count: tileCount + 1))
     for tile in entryTiles { start[Int(tile) + 1] += 1 }
     for i in 0..<tileCount { start[i + 1] += start[i] }
@@ -281,7 +271,7 @@ public struct TileBinner {
       cursor[Int(tile)] += 1
     }
     let bins = TileBins(
-      grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segments: segments)
+      grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segmentRuns: [segments])
     if let storage {
       segments = []
       storage.returnRun(takeArrays(), at: 0)
@@ -403,17 +393,6 @@ private final class ScratchBuffer<Element>: @unchecked Sendable {
     base = .allocate(capacity: capacity)
   }
   deinit { base.deallocate() }
-}
-
-/// The binners being joined, read by every copying worker.
-private struct JoinSources: @unchecked Sendable {
-  let binners: [TileBinner]
-  let segmentBase: [Int]
-}
-
-/// The joined piece array, written by every copying worker at disjoint ranges.
-private struct JoinTarget: @unchecked Sendable {
-  let base: UnsafeMutablePointer<TileSegment>
 }
 
 /// Walks a contour's edges, cutting them into tile pieces and recording the winding carried

@@ -240,7 +240,7 @@ public struct TileRasterizer: Sendable {
     colors.withUnsafeBufferPointer { colors in
       bins.entries.withUnsafeBufferPointer { entries in
         bins.entryStart.withUnsafeBufferPointer { entryStart in
-          bins.segments.withUnsafeBufferPointer { segments in
+          withSegmentBases(bins.segmentRuns) { segments in
             rules.withUnsafeBufferPointer { rules in
               masks.withUnsafeBufferPointer { masks in
                 clipRules.withUnsafeBufferPointer { clipRules in
@@ -250,9 +250,7 @@ public struct TileRasterizer: Sendable {
                       clipRules: clipRules.baseAddress, paints: paints.baseAddress,
                       tilesX: grid.tilesX, rowOffset: bins.rowOffset,
                       entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
-                      segments: segments.baseAddress.map {
-                        UnsafeRawPointer($0).assumingMemoryBound(to: Float.self)
-                      },
+                      segments: segments,
                       background: primitives.count)
                     let scratch = WorkerScratch(workers: workers)
                     defer { scratch.deallocate() }
@@ -322,7 +320,8 @@ public struct TileRasterizer: Sendable {
       }
       uniform = false
       kernels.fillLines(
-        scratch.tile, scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount),
+        scratch.tile, scratch.cells, scene.segments[Int(entry.run)]! + 4 * Int(entry.segmentStart),
+        Int(entry.segmentCount),
         Float(entry.backdrop), rule, color)
     }
     return uniform
@@ -386,7 +385,7 @@ public struct TileRasterizer: Sendable {
     }
     if entry.backdrop != 0 { kernels.addBackdrop(scratch.cells, Float(entry.backdrop)) }
     kernels.accumulateLines(
-      scratch.cells, scene.segments! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
+      scratch.cells, scene.segments[Int(entry.run)]! + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
     kernels.resolveCoverage(scratch.cells, output, rule)
   }
 
@@ -410,10 +409,27 @@ private struct SceneView: @unchecked Sendable {
   let rowOffset: Int
   let entries: UnsafePointer<TileEntry>?
   let entryStart: UnsafePointer<Int>
-  /// Four floats (x0, y0, x1, y1) a segment.
-  let segments: UnsafePointer<Float>?
+  /// Each binning run's pieces, four floats (x0, y0, x1, y1) a piece.
+  let segments: UnsafePointer<UnsafePointer<Float>?>
   /// The background's index in `colors`.
   let background: Int
+}
+
+/// Calls `body` with the base address of each run's pieces, as floats, valid during the call.
+private func withSegmentBases<Result>(
+  _ runs: [[TileSegment]], _ body: (UnsafePointer<UnsafePointer<Float>?>) -> Result
+) -> Result {
+  withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: Swift.max(runs.count, 1)) { bases in
+    func borrow(_ run: Int) -> Result {
+      guard run < runs.count else { return body(UnsafePointer(bases.baseAddress!)) }
+      return runs[run].withUnsafeBufferPointer { pieces in
+        bases[run] = pieces.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: Float.self) }
+        return borrow(run + 1)
+      }
+    }
+    bases[0] = nil
+    return borrow(0)
+  }
 }
 
 /// An output buffer shared by workers that write disjoint tiles.
