@@ -428,6 +428,13 @@ static inline __attribute__((always_inline)) VI encode_lanes(VF v) {
 static inline __attribute__((always_inline)) void unpremultiply_lanes(const float *tile, int i, VF rgb[3],
                                                                       VU *a8) {
   VF a = load(tile + 3 * P + i);
+  if (__builtin_reduce_and(a == splat(1.0f))) {
+    // Opaque (every pixel over an opaque page stays exactly 1: see resolve_lanes_memo): the
+    // division below would be by 1 and each product the color itself.
+    for (int c = 0; c < 3; c++) rgb[c] = load(tile + c * P + i);
+    *a8 = (VU){0} + 255u;
+    return;
+  }
   // alpha < 0 ? 0 : (alpha > 1 ? 1 : alpha), NaN kept.
   VF alpha = blend(a > splat(1.0f), splat(1.0f), a);
   alpha = blend(a < splat(0.0f), splat(0.0f), alpha);
@@ -517,6 +524,14 @@ typedef struct {
 static inline __attribute__((always_inline)) VU resolve_lanes_memo(const float *tile, int i,
                                                                    resolve_memo *memo) {
   VF r = load(tile + i), g = load(tile + P + i), b = load(tile + 2 * P + i), a = load(tile + 3 * P + i);
+  // Opaque paper, tested before anything else: resolve_lanes gives such a run 255 in every
+  // channel (alpha 1 divides by 1; every channel at or above code 255's threshold). Over an
+  // opaque page alpha stays exactly 1 under source-over: Sa·m + fl(1 − Sa·m) is 1 within half a
+  // unit below 1, which rounds to 1.
+  const VF top = splat(inkwell_srgb_threshold[255]);
+  if (__builtin_reduce_and((a == splat(1.0f)) & (r >= top) & (g >= top) & (b >= top))) {
+    return (VU){0} + 0xffffffffu;
+  }
   VI same = (r == splat(r[0])) & (g == splat(g[0])) & (b == splat(b[0])) & (a == splat(a[0]));
   if (!__builtin_reduce_and(same)) return resolve_lanes(tile, i);
   if (memo->valid && r[0] == memo->r && g[0] == memo->g && b[0] == memo->b && a[0] == memo->a) {

@@ -307,6 +307,30 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test("resolve of opaque tiles (ink over paper): alpha exactly 1, any color", arguments: levels)
+  func resolveOpaque(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 12)
+    let odd: [Float] = [0, -0.0, 1, 1.25, .nan, KernelReference.srgbThresholds[255], 0.5]
+    for round in 0..<12 {
+      var tile = [Float](repeating: 1, count: 4 * 1024)
+      for j in 0..<(3 * 1024) {
+        tile[j] =
+          Int.random(in: 0..<12, using: &rng) == 0
+          ? odd[Int.random(in: 0..<odd.count, using: &rng)] : rng.float(0...1)
+      }
+      // Some groups of paper: every channel at or above the threshold of code 255.
+      for j in stride(from: 8 * round, to: 1024, by: 96) {
+        for c in 0..<3 { for k in 0..<8 { tile[c * 1024 + j + k] = 1 } }
+      }
+      var out = [UInt8](repeating: 0, count: 4 * 1024)
+      var expected = out
+      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
+      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      #expect(out == expected, "round \(round)")
+    }
+  }
+
   @Test(
     "resolve of paper with faint stroke edges: channels around the threshold of code 255", arguments: levels)
   func resolveNearWhite(level: SIMDLevel) {
