@@ -137,12 +137,10 @@ private func forEachDocument(
     for index in 0..<count { body(index, threads, 0) }
     return
   }
-  DispatchQueue.concurrentPerform(iterations: Swift.min(threads, count)) { worker in
-    var index = worker
-    while index < count {
-      body(index, 1, worker)
-      index += threads
-    }
+  // Documents taken from a shared counter, as the library's tile scheduler takes rows: a worker
+  // slowed by the rest of the machine renders fewer documents instead of holding the others up.
+  TileScheduler.dispatch.forEachJob(count, Swift.min(threads, count)) { index, worker in
+    body(index, 1, worker)
   }
 }
 
