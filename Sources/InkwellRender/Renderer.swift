@@ -81,8 +81,9 @@ public struct Renderer: Sendable {
     // Below this many primitives a run costs less than the hand-off.
     let runs = threads > 1 ? Swift.min(threads * 4, primitives.count / 64) : 1
     guard runs > 1 else {
-      var binner = TileBinner(grid: grid, rowOffset: rowOffset)
-      if let storage { binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: storage.takeRun(0)) }
+      var binner =
+        storage.map { TileBinner(grid: grid, rowOffset: rowOffset, arrays: $0.takeRun(0)) }
+        ?? TileBinner(grid: grid, rowOffset: rowOffset)
       // Through the buffer, so that each primitive is read in place: a copy would retain and
       // release every array it holds.
       primitives.withUnsafeBufferPointer { primitives in

@@ -116,6 +116,8 @@ public struct TileBinner {
   /// placeholders to sort into in place cost a fill and an element-by-element append).
   private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
   private var backdropDelta: [Int32] = []
+  /// The contour walker's cut parameters, kept from path to path.
+  private var cutScratch: [Float] = []
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
 
@@ -191,11 +193,13 @@ public struct TileBinner {
     backdropDelta.removeAll(keepingCapacity: true)
     backdropDelta.append(contentsOf: repeatElement(0, count: region.rows * (region.cols + 1)))
 
-    var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom)
+    var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom, cuts: cutScratch)
+    cutScratch = []
     path.forEachContour { contour in
       walker.walk(contour, into: &self)
     }
     region = walker.region
+    cutScratch = walker.takeCuts()
     emit(region: region, rule: rule, index: index, role: role)
   }
 
@@ -409,18 +413,27 @@ private struct ContourWalker {
   private var firstRow = 0
   private var firstCol = 0
   private var firstPoint = Point.zero
-  /// Scratch for `edge`: the parameters of one edge's cuts.
-  private var cuts: [Float] = []
+  /// Scratch for `edge`: the parameters of one edge's cuts. Lent by the binner for one path and
+  /// handed back (`takeCuts()`), so that its memory outlives the walker.
+  private var cuts: [Float]
 
   /// The canvas rows binned, in pixels: edges are clamped to `top ... bottom`.
   let top: Float
   let bottom: Float
 
-  init(grid: TileGrid, region: TileBinner.Region, top: Float, bottom: Float) {
+  init(grid: TileGrid, region: TileBinner.Region, top: Float, bottom: Float, cuts: [Float]) {
     self.grid = grid
     self.region = region
     self.top = top
     self.bottom = bottom
+    self.cuts = cuts
+  }
+
+  /// The cut scratch, to lend to the next path's walker.
+  mutating func takeCuts() -> [Float] {
+    let taken = cuts
+    cuts = []
+    return taken
   }
 
   mutating func walk(_ contour: ArraySlice<Point>, into binner: inout TileBinner) {
