@@ -88,13 +88,19 @@ public struct StrokePath: Hashable, Sendable {
       var p0 = Self.lanes(tipPhantom(-1))
       var p1 = Self.lanes(TipPoint(controlPoints[0]))
       var p2 = Self.lanes(TipPoint(controlPoints[1]))
+      var p3 = Self.lanes(tipPhantom(2))
+      // A segment's first parameter is i itself (i + 0 / count), whose offset into the segment is
+      // exactly 0: its weights are basis(0) for every segment.
+      let start = Self.basis(0)
       for i in 0..<(n - 1) {
         if i > 0 {
           p0 = p1
           p1 = p2
-          p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
+          // The point after the segment was the last one's fourth: the same control point (or
+          // phantom) as lanes.
+          p2 = p3
+          p3 = Self.lanes(tipPhantom(i + 2))
         }
-        let p3 = Self.lanes(tipPhantom(i + 2))
         let count = steps[i]
         guard count > 0 else { continue }
         let fi = Float(i)
@@ -102,7 +108,9 @@ public struct StrokePath: Hashable, Sendable {
         // Every parameter of the segment lies in [i, i + 1) when its last one does (the sums are
         // monotone in j) and i is exact: then clamping changes none and each one's segment is i.
         if i < 1 << 24, fi + Float(count - 1) / fs < Float(i + 1) {
-          for j in 0..<count {
+          points[k] = Self.tipBlend(p0, p1, p2, p3, start)
+          k += 1
+          for j in 1..<count {
             let t = fi + Float(j) / fs
             points[k] = Self.tipBlend(p0, p1, p2, p3, Self.basis(t - fi))
             k += 1
