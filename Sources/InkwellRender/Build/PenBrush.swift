@@ -77,41 +77,7 @@ public enum PenBrush {
         var fast = 0
         validBefore[0] = 0
         fastBefore[0] = 0
-        // Eight speeds at a time, each lane with the scalar loop's subtractions, square root and
-        // division (the same floats); the running counts stay in order below.
-        var start = 0
-        while start + 8 <= n - 1 {
-          var x = SIMD8<Float>()
-          var y = SIMD8<Float>()
-          var t = SIMD8<Float>()
-          var nextX = SIMD8<Float>()
-          var nextY = SIMD8<Float>()
-          var nextT = SIMD8<Float>()
-          for l in 0..<8 {
-            let a = points[start + l]
-            let b = points[start + l + 1]
-            (x[l], y[l], t[l]) = (a.location.x, a.location.y, a.timeOffset)
-            (nextX[l], nextY[l], nextT[l]) = (b.location.x, b.location.y, b.timeOffset)
-          }
-          let dt = nextT - t
-          let dx = x - nextX
-          let dy = y - nextY
-          let d = (dx * dx + dy * dy).squareRoot()
-          let usable = (dt .> 1e-6) .& (dt .< .infinity) .& (d .< .infinity)
-          let speed = SIMD8<Float>(repeating: 0).replacing(with: d / dt, where: usable)
-          for l in 0..<8 {
-            let k = start + l
-            if usable[l] {
-              valid += 1
-              if speed[l] > steadySpeed { fast += 1 }
-            }
-            speeds[k] = speed[l]
-            validBefore[k + 1] = valid
-            fastBefore[k + 1] = fast
-          }
-          start += 8
-        }
-        for k in start..<(n - 1) {
+        for k in 0..<(n - 1) {
           let dt = points[k + 1].timeOffset - points[k].timeOffset
           let d = points[k].location.distance(to: points[k + 1].location)
           var speed: Float = 0
