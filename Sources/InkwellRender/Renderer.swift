@@ -84,16 +84,10 @@ public struct Renderer: Sendable {
       var binner =
         storage.map { TileBinner(grid: grid, rowOffset: rowOffset, arrays: $0.takeRun(0)) }
         ?? TileBinner(grid: grid, rowOffset: rowOffset)
-      // Through the buffer, so that each primitive is read in place: a copy would retain and
-      // release every array it holds.
       primitives.withUnsafeBufferPointer { primitives in
         binner.reserveCapacity(pieces: estimatedPieces(primitives))
         for index in primitives.indices {
-          let primitive = primitives.baseAddress! + index
-          binner.add(primitive.pointee.path, rule: primitive.pointee.rule, index: index, role: .fill)
-          if primitive.pointee.clip != nil || primitive.pointee.knockout != nil {
-            binner.add(masksOf: primitive.pointee, index: index)
-          }
+          binner.add(primitiveAt: primitives.baseAddress! + index, index: index)
         }
       }
       return binner.finish(storage: storage)
@@ -114,7 +108,7 @@ public struct Renderer: Sendable {
           var binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: slots.borrowed(run))
           let slice = UnsafeBufferPointer(start: source.base + start, count: end - start)
           binner.reserveCapacity(pieces: estimatedPieces(slice))
-          for index in start..<end { binner.add(source.base[index], index: index) }
+          for index in start..<end { binner.add(primitiveAt: source.base + index, index: index) }
           slots.store(binner, at: run)
           run += workers
         }

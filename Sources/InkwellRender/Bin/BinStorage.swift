@@ -59,14 +59,12 @@ public final class BinStorage {
     return arrays
   }
 
-  /// Keeps run `index`'s arrays but for its pieces, which come back with the finished lists
-  /// (`recycle(_:)`).
+  /// Keeps run `index`'s arrays. Its pieces are not among them: they went into the finished
+  /// lists and come back with them (`recycle(_:)`).
   func returnRun(_ arrays: RunArrays, at index: Int) {
     guard keepsRunArrays || index == 0 else { return }
     while runs.count <= index { runs.append(RunArrays()) }
-    let segments = runs[index].segments
     runs[index] = arrays
-    runs[index].segments = segments
   }
 
   /// The finished lists' arrays as the last render left them (their contents are to be

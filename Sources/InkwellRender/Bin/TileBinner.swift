@@ -156,6 +156,15 @@ public struct TileBinner {
     add(masksOf: primitive, index: index)
   }
 
+  /// `add(_:index:)` of the primitive at `primitive`, read in place: a copy of a primitive would
+  /// retain and release every array it holds (the binning loops' largest overhead on small pages).
+  mutating func add(primitiveAt primitive: UnsafePointer<Primitive>, index: Int) {
+    add(primitive.pointee.path, rule: primitive.pointee.rule, index: index, role: .fill)
+    if primitive.pointee.clip != nil || primitive.pointee.knockout != nil {
+      add(masksOf: primitive.pointee, index: index)
+    }
+  }
+
   /// The clip and knockout paths of `primitive`, where it has them (after its fill path).
   mutating func add(masksOf primitive: Primitive, index: Int) {
     if let clip = primitive.clip { add(clip.path, rule: clip.rule, index: index, role: .clip) }
