@@ -70,60 +70,40 @@ public struct StrokePath: Hashable, Sendable {
       Self.lanes(TipPoint(controlPoints[i + 1])), Self.lanes(tipPhantom(i + 2)), w)
   }
 
-  /// `interpolatedTipPoint(at:)` at `Float(i) + Float(j) / Float(steps[i])` for every segment i
-  /// and every j in `0..<steps[i]`, then at the path's end: a stroke's samples, computed exactly as
-  /// that function computes them, each segment's control points read once.
-  /// - Precondition: `steps` holds one non-negative count per segment (`count − 1` of them).
-  public func interpolatedTipPoints(segmentSteps steps: [Int]) -> [TipPoint] {
+  /// `interpolatedTipPoint(at:)` at each of `parameters`, which must not decrease: the same
+  /// floats, computed as that function computes them, with each segment's control points read
+  /// once as the parameters move along the path.
+  public func interpolatedTipPoints(at parameters: [Float]) -> [TipPoint] {
     let n = controlPoints.count
-    guard n > 1 else { return n == 1 ? [TipPoint(controlPoints[0])] : [] }
-    precondition(steps.count == n - 1, "interpolatedTipPoints(segmentSteps:) needs a count per segment")
-    var total = 1
-    for s in steps {
-      precondition(s >= 0, "interpolatedTipPoints(segmentSteps:) with a negative count")
-      total += s
-    }
-    return [TipPoint](unsafeUninitializedCapacity: total) { points, initialized in
-      var k = 0
+    guard n > 1 else { return n == 1 ? parameters.map { _ in TipPoint(controlPoints[0]) } : [] }
+    return [TipPoint](unsafeUninitializedCapacity: parameters.count) { points, initialized in
+      var segment = 0
       var p0 = Self.lanes(tipPhantom(-1))
       var p1 = Self.lanes(TipPoint(controlPoints[0]))
       var p2 = Self.lanes(TipPoint(controlPoints[1]))
       var p3 = Self.lanes(tipPhantom(2))
-      // A segment's first parameter is i itself (i + 0 / count), whose offset into the segment is
-      // exactly 0: its weights are basis(0) for every segment.
-      let start = Self.basis(0)
-      for i in 0..<(n - 1) {
-        if i > 0 {
-          p0 = p1
-          p1 = p2
-          // The point after the segment was the last one's fourth: the same control point (or
-          // phantom) as lanes.
-          p2 = p3
-          p3 = Self.lanes(tipPhantom(i + 2))
-        }
-        let count = steps[i]
-        guard count > 0 else { continue }
-        let fi = Float(i)
-        let fs = Float(count)
-        // Every parameter of the segment lies in [i, i + 1) when its last one does (the sums are
-        // monotone in j) and i is exact: then clamping changes none and each one's segment is i.
-        if i < 1 << 24, fi + Float(count - 1) / fs < Float(i + 1) {
-          points[k] = Self.tipBlend(p0, p1, p2, p3, start)
-          k += 1
-          for j in 1..<count {
-            let t = fi + Float(j) / fs
-            points[k] = Self.tipBlend(p0, p1, p2, p3, Self.basis(t - fi))
-            k += 1
+      var k = 0
+      for t in parameters {
+        let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
+        let i = Swift.min(Int(tc), n - 2)
+        if i != segment {
+          if i == segment + 1 {
+            p0 = p1
+            p1 = p2
+            p2 = p3
+            p3 = Self.lanes(tipPhantom(i + 2))
+          } else {
+            p0 = Self.lanes(tipPhantom(i - 1))
+            p1 = Self.lanes(TipPoint(controlPoints[i]))
+            p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
+            p3 = Self.lanes(tipPhantom(i + 2))
           }
-        } else {
-          for j in 0..<count {
-            points[k] = interpolatedTipPoint(at: fi + Float(j) / fs)
-            k += 1
-          }
+          segment = i
         }
+        points[k] = Self.tipBlend(p0, p1, p2, p3, Self.basis(tc - Float(i)))
+        k += 1
       }
-      points[k] = interpolatedTipPoint(at: Float(n - 1))
-      initialized = k + 1
+      initialized = k
     }
   }
 
@@ -170,6 +150,7 @@ public struct StrokePath: Hashable, Sendable {
     }
   }
 
+  /// Control point `i` as a tip point, or the reflected phantom just beyond either end.
   @inline(__always)
   private func tipPhantom(_ i: Int) -> TipPoint {
     let n = controlPoints.count

@@ -81,6 +81,31 @@ struct InkTests {
     #expect(fast < 0.95 * slow && fast > 0.85 * slow, "slow \(slow) px, fast \(fast) px")
   }
 
+  @Test("pen: a densely recorded stroke is sampled by length, not by recorded point")
+  func penSamplesByLength() throws {
+    // The same 100 px line recorded with points 5 px and 0.05 px apart: the outline follows the
+    // length (a sample about every 1.5 px), so it has about as many points either way (which
+    // joins bend outwards, adding a point, is up to rounding on a straight line). Sampled at each
+    // recorded point, at least a third of a sample spacing apart, it would have three times as
+    // many.
+    func outline(points: Int) throws -> FlatPath {
+      let stroke = inkStroke(.pen, line(10, 40, 110, 40, count: points), width: 12)
+      return try #require(PenBrush.outline(of: stroke, toPixels: .identity)?.0)
+    }
+    let sparse = try outline(points: 21)
+    let dense = try outline(points: 2001)
+    #expect(
+      dense.points.count <= sparse.points.count * 3 / 2,
+      "\(dense.points.count) against \(sparse.points.count)")
+    let a = inkAlpha(
+      Drawing(strokes: [inkStroke(.pen, line(10, 40, 110, 40, count: 21), width: 12)]), width: w, height: h)
+    let b = inkAlpha(
+      Drawing(strokes: [inkStroke(.pen, line(10, 40, 110, 40, count: 2001), width: 12)]), width: w, height: h)
+    var worst: Float = 0
+    for i in a.indices { worst = Swift.max(worst, abs(a[i] - b[i])) }
+    #expect(worst < 0.02, "largest coverage difference \(worst)")
+  }
+
   @Test("per-point opacity fades every ink along the stroke", arguments: InkType.allCases)
   func opacityAlongStroke(_ type: InkType) {
     var stroke = inkStroke(type, line(10, 40, 110, 40), width: 10, force: 1)

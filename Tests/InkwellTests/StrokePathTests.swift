@@ -45,6 +45,29 @@ struct StrokePathTests {
     #expect(abs(p.timeOffset - 0.1) < 1e-6)
   }
 
+  @Test("tip points at many parameters are each the tip point at that parameter")
+  func tipPointsAlongThePath() {
+    var state: UInt32 = 12345
+    func next() -> Float {
+      state = state &* 1_664_525 &+ 1_013_904_223
+      return Float(state >> 8) / Float(1 << 24)
+    }
+    let path = StrokePath(
+      controlPoints: (0..<9).map { i in
+        var p = Self.point(next() * 40, next() * 40, t: Float(i) * 0.01 + next() * 0.005, force: next())
+        p.opacity = next() * 1.5
+        p.size.width = 1 + next() * 6
+        return p
+      })
+    // Rising parameters that repeat, stay within a segment, skip segments, and leave the range.
+    let parameters: [Float] = [-1, 0, 0, 0.25, 0.9, 1, 3.5, 3.5, 3.75, 6.1, 7.999, 8, 8, 12]
+    let points = path.interpolatedTipPoints(at: parameters)
+    #expect(points.count == parameters.count)
+    for (t, p) in zip(parameters, points) {
+      #expect(p == path.interpolatedTipPoint(at: t), "t = \(t)")
+    }
+  }
+
   @Test("evenly spaced collinear points stay straight and evenly paced")
   func straightLine() {
     let line = StrokePath(controlPoints: (0...3).map { Self.point(Float($0), 0, t: Float($0) / 10) })

@@ -172,9 +172,10 @@ public enum PenBrush {
     let scale = m.meanScale
     guard scale.isFinite, scale > 0 else { return nil }
 
-    // Sample the spline: enough samples per segment that neighbours are about `sampleSpacing`
-    // pixels apart, and none closer than a third of that (thumbnails skip sub-pixel detail).
-    let points = tipPoints(of: path, through: m, spacing: sampleSpacing)
+    // Sample the spline about `sampleSpacing` pixels apart; `discs` drops any sample closer than a
+    // third of that to the one before (where the curve is much shorter than its polygon).
+    let points = path.interpolatedTipPoints(
+      at: sampleParameters(of: path, through: m, spacing: sampleSpacing))
     let n = points.count
     let inkWidth = stroke.ink.width
     return points.withUnsafeBufferPointer { points in
@@ -266,24 +267,45 @@ public enum PenBrush {
     return Swift.max(Int(q) + (Float(Int(q)) < q ? 1 : 0), 1)
   }
 
-  /// The tip points of `splinePoints(of:through:spacing:)`, each `interpolatedTipPoint(at:)`'s.
-  static func tipPoints(of path: StrokePath, through m: AffineTransform, spacing: Float)
-    -> [StrokePath.TipPoint]
-  {
+  /// The parameters at which the pen samples `path` mapped through `m`: one every `spacing`
+  /// pixels along the control polygon (at most 64 a segment), the polygon's length within a
+  /// segment taken as proportional to the parameter, then the path's end. Control points closer
+  /// together than `spacing` (a pen recorded at 240 Hz, a page shrunk to a thumbnail) are passed
+  /// over, not each sampled: the samples stay about `spacing` apart at every scale.
+  static func sampleParameters(of path: StrokePath, through m: AffineTransform, spacing: Float) -> [Float] {
     let n = path.count
-    guard n > 1 else { return n == 1 ? [path.interpolatedTipPoint(at: 0)] : [] }
-    let steps = [Int](unsafeUninitializedCapacity: n - 1) { steps, initialized in
-      path.controlPoints.withUnsafeBufferPointer { controlPoints in
-        var a = m.apply(controlPoints[0].location)
-        for i in 0..<(n - 1) {
-          let b = m.apply(controlPoints[i + 1].location)
-          steps[i] = segmentSteps(length: a.distance(to: b), spacing: spacing)
-          a = b
+    guard n > 1 else { return n == 1 ? [0] : [] }
+    var parameters: [Float] = []
+    parameters.reserveCapacity(n + 1)
+    path.controlPoints.withUnsafeBufferPointer { controlPoints in
+      // Distance along the polygon from the current segment's start to the next sample.
+      var next: Float = 0
+      var a = m.apply(controlPoints[0].location)
+      for i in 0..<(n - 1) {
+        let b = m.apply(controlPoints[i + 1].location)
+        let length = a.distance(to: b)
+        a = b
+        guard length.isFinite else {
+          parameters.append(Float(i))
+          next = spacing
+          continue
         }
+        guard next < length else {
+          next -= length
+          continue
+        }
+        let step = Swift.max(spacing, length / 64)
+        let fi = Float(i)
+        var s = next
+        while s < length {
+          parameters.append(fi + s / length)
+          s += step
+        }
+        next = Swift.min(s - length, spacing)
       }
-      initialized = n - 1
     }
-    return path.interpolatedTipPoints(segmentSteps: steps)
+    parameters.append(Float(n - 1))
+    return parameters
   }
 
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
