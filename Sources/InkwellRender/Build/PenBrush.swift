@@ -372,7 +372,7 @@ public enum PenBrush {
     let segments = count - 1
     return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
       var outline: [Point] = []
-      outline.reserveCapacity(6 * count + 32)
+      outline.reserveCapacity(3 * count + 3 * count / 8 + 16)
       for i in 0..<segments {
         let sides = tangents(buffer[i], buffer[i + 1])
         offsets[2 * i] = sides.left
@@ -405,9 +405,11 @@ public enum PenBrush {
       appendArc(
         center: first.center, radius: first.radius, from: right.start, to: outline[0],
         through: tangents(first, buffer[1]).direction * -1, into: &outline)
-      // The reserve above is a bound, two to three times what an outline usually takes; the path
-      // keeps this array, so a page's worth of outlines (the band renderer keeps a million points)
-      // would hold that much more memory. A copy of the right size costs a small part of the build.
+      // The reserve above is what an outline usually takes: a point on each side of every join,
+      // another on its outer side, a few for the caps and the arcs of sharp turns. An outline
+      // that outgrew it (twice the reserve) is copied to its size: the path keeps this array, and
+      // a page's worth of outlines (the band renderer keeps a million points) would hold that
+      // much more memory.
       guard outline.capacity > outline.count + outline.count / 4 else { return outline }
       return [Point](unsafeUninitializedCapacity: outline.count) { target, initialized in
         initialized = target.initialize(fromContentsOf: outline)
@@ -505,9 +507,7 @@ public enum PenBrush {
     let a = from - center
     let b = to - center
     let sweep = FloatMath.atan2(cross(a, b), a.x * b.x + a.y * b.y)
-    appendArc(
-      center: center, radius: radius, startAngle: FloatMath.atan2(a.y, a.x), sweep: sweep, reversed: reversed,
-      into: &points)
+    appendArc(center: center, radius: radius, from: a, to: b, sweep: sweep, reversed: reversed, into: &points)
   }
 
   /// Appends the interior points of the arc from `from` to `to` around `center` that passes
@@ -515,32 +515,40 @@ public enum PenBrush {
   static func appendArc(
     center: Point, radius: Float, from: Point, to: Point, through: Point, into points: inout [Point]
   ) {
+    // Both ends' angles measured from `through`, in −π…π: the arc from one to the other that
+    // passes angle 0 is the one that runs through `through`.
     let twoPi = 2 * Float.pi
-    let a0 = FloatMath.atan2(from.y - center.y, from.x - center.x)
-    let a1 = FloatMath.atan2(to.y - center.y, to.x - center.x)
-    let ah = FloatMath.atan2(through.y, through.x)
-    func positive(_ x: Float) -> Float {
-      let m = x.truncatingRemainder(dividingBy: twoPi)
-      return m < 0 ? m + twoPi : m
-    }
-    let counterclockwise = positive(a1 - a0)
-    let sweep = positive(ah - a0) <= counterclockwise ? counterclockwise : counterclockwise - twoPi
-    appendArc(center: center, radius: radius, startAngle: a0, sweep: sweep, into: &points)
+    let a = from - center
+    let b = to - center
+    let angleA = FloatMath.atan2(cross(through, a), through.x * a.x + through.y * a.y)
+    let angleB = FloatMath.atan2(cross(through, b), through.x * b.x + through.y * b.y)
+    func positive(_ x: Float) -> Float { x < 0 ? x + twoPi : (x >= twoPi ? x - twoPi : x) }
+    let counterclockwise = positive(angleB - angleA)
+    let sweep = positive(-angleA) <= counterclockwise ? counterclockwise : counterclockwise - twoPi
+    appendArc(center: center, radius: radius, from: a, to: b, sweep: sweep, reversed: false, into: &points)
   }
 
+  /// Appends the interior points of the arc that turns `from` (an offset from `center`) by
+  /// `sweep` radians, to `to`; `reversed` appends them last to first. The points step by a fixed
+  /// rotation (one sine and cosine an arc), from the offset scaled onto the circle.
+  @inline(never)
   static func appendArc(
-    center: Point, radius: Float, startAngle: Float, sweep: Float, reversed: Bool = false,
+    center: Point, radius: Float, from a: Point, to b: Point, sweep: Float, reversed: Bool,
     into points: inout [Point]
   ) {
     guard sweep.isFinite else { return }
     let steps = Int((abs(sweep) / angleStep(radius: radius)).rounded(.up))
     guard steps > 1 else { return }
-    let step = sweep / Float(steps)
-    for index in 1..<steps {
-      let k = reversed ? steps - index : index
-      let angle = startAngle + step * Float(k)
-      points.append(
-        Point(x: center.x + radius * FloatMath.cos(angle), y: center.y + radius * FloatMath.sin(angle)))
+    let step = (reversed ? -sweep : sweep) / Float(steps)
+    let cosine = FloatMath.cos(step)
+    let sine = FloatMath.sin(step)
+    let start = reversed ? b : a
+    let length = start.length
+    guard length > 0, length.isFinite else { return }
+    var v = start * (radius / length)
+    for _ in 1..<steps {
+      v = Point(x: v.x * cosine - v.y * sine, y: v.x * sine + v.y * cosine)
+      points.append(center + v)
     }
   }
 
