@@ -81,6 +81,22 @@ struct InkTests {
     #expect(fast < 0.95 * slow && fast > 0.85 * slow, "slow \(slow) px, fast \(fast) px")
   }
 
+  @Test("pen: the tabulated pressure curve stays within its stated error of the formula")
+  func penPressureTable() {
+    var worstNearZero: Float = 0
+    var worst: Float = 0
+    for k in 0...200_000 {
+      let f = Float(k) / 200_000
+      let error = abs(PenBrush.interpolatedPressureScale(f) - PenBrush.pressureScale(f))
+      if f < 0.01 { worstNearZero = Swift.max(worstNearZero, error) } else { worst = Swift.max(worst, error) }
+    }
+    #expect(worstNearZero < 3e-4, "below force 0.01: \(worstNearZero)")
+    #expect(worst < 1e-6, "from force 0.01: \(worst)")
+    #expect(PenBrush.interpolatedPressureScale(1) == PenBrush.pressureScale(1))
+    #expect(PenBrush.interpolatedPressureScale(.nan) == PenBrush.pressureScale(1))
+    #expect(PenBrush.interpolatedPressureScale(-3) == PenBrush.pressureScale(0))
+  }
+
   @Test("pen: a densely recorded stroke is sampled by length, not by recorded point")
   func penSamplesByLength() throws {
     // The same 100 px line recorded with points 5 px and 0.05 px apart: the outline follows the
