@@ -76,35 +76,35 @@ public struct StrokePath: Hashable, Sendable {
   public func interpolatedTipPoints(at parameters: [Float]) -> [TipPoint] {
     let n = controlPoints.count
     guard n > 1 else { return n == 1 ? parameters.map { _ in TipPoint(controlPoints[0]) } : [] }
-    return [TipPoint](unsafeUninitializedCapacity: parameters.count) { points, initialized in
-      var segment = 0
-      var p0 = Self.lanes(tipPhantom(-1))
-      var p1 = Self.lanes(TipPoint(controlPoints[0]))
-      var p2 = Self.lanes(TipPoint(controlPoints[1]))
-      var p3 = Self.lanes(tipPhantom(2))
-      var k = 0
-      for t in parameters {
-        let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
-        let i = Swift.min(Int(tc), n - 2)
-        if i != segment {
-          if i == segment + 1 {
-            p0 = p1
-            p1 = p2
-            p2 = p3
-            p3 = Self.lanes(tipPhantom(i + 2))
-          } else {
-            p0 = Self.lanes(tipPhantom(i - 1))
-            p1 = Self.lanes(TipPoint(controlPoints[i]))
-            p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
-            p3 = Self.lanes(tipPhantom(i + 2))
-          }
-          segment = i
+    // Reserved and appended to: an array made with `unsafeUninitializedCapacity` looks its storage
+    // type up at run time (hundreds of instructions, as much as a short stroke's samples).
+    var points: [TipPoint] = []
+    points.reserveCapacity(parameters.count)
+    var segment = 0
+    var p0 = Self.lanes(tipPhantom(-1))
+    var p1 = Self.lanes(TipPoint(controlPoints[0]))
+    var p2 = Self.lanes(TipPoint(controlPoints[1]))
+    var p3 = Self.lanes(tipPhantom(2))
+    for t in parameters {
+      let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
+      let i = Swift.min(Int(tc), n - 2)
+      if i != segment {
+        if i == segment + 1 {
+          p0 = p1
+          p1 = p2
+          p2 = p3
+          p3 = Self.lanes(tipPhantom(i + 2))
+        } else {
+          p0 = Self.lanes(tipPhantom(i - 1))
+          p1 = Self.lanes(TipPoint(controlPoints[i]))
+          p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
+          p3 = Self.lanes(tipPhantom(i + 2))
         }
-        points[k] = Self.tipBlend(p0, p1, p2, p3, Self.basis(tc - Float(i)))
-        k += 1
+        segment = i
       }
-      initialized = k
+      points.append(Self.tipBlend(p0, p1, p2, p3, Self.basis(tc - Float(i))))
     }
+    return points
   }
 
   /// A tip point's fields as lanes: location x and y, time, width, force, opacity.

@@ -400,7 +400,7 @@ public enum PenBrush {
     let segments = count - 1
     return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
       var outline: [Point] = []
-      outline.reserveCapacity(3 * count + 3 * count / 8 + 16)
+      outline.reserveCapacity(3 * count + 3 * count / 8 + 8)
       for i in 0..<segments {
         let sides = tangents(buffer[i], buffer[i + 1])
         offsets[2 * i] = sides.left
@@ -439,9 +439,10 @@ public enum PenBrush {
       // a page's worth of outlines (the band renderer keeps a million points) would hold that
       // much more memory.
       guard outline.capacity > outline.count + outline.count / 4 else { return outline }
-      return [Point](unsafeUninitializedCapacity: outline.count) { target, initialized in
-        initialized = target.initialize(fromContentsOf: outline)
-      }
+      var copy: [Point] = []
+      copy.reserveCapacity(outline.count)
+      copy.append(contentsOf: outline)
+      return copy
     }
   }
 
