@@ -53,9 +53,12 @@ public enum SceneBuilder {
   ) -> [Primitive] {
     let primitives = inks.brush(for: stroke).primitives(for: stroke, view: view)
     guard !primitives.isEmpty else { return [] }
+    let unmasked = stroke.mask.map { $0.isEmpty } ?? true
+    // The usual stroke: no mask, every primitive drawing something; the brush's array is the result.
+    if unmasked, primitives.allSatisfy({ $0.color.alpha > 0 && !$0.path.isEmpty }) { return primitives }
     var clip: ClipPath?
     var erased: FlatPath?
-    if let mask = stroke.mask, !mask.isEmpty {
+    if !unmasked, let mask = stroke.mask {
       let toPixels = stroke.transform.concatenating(view)
       clip = mask.clip.map { contours in
         ClipPath(path: FlatPath(contours: contours.map { $0.map(toPixels.apply) }), rule: mask.fillRule)
