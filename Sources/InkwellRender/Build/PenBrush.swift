@@ -451,9 +451,9 @@ public enum PenBrush {
   @inline(__always)
   static func tangents(_ a: PenSample, _ b: PenSample) -> (direction: Point, left: Point, right: Point) {
     let delta = b.center - a.center
-    let length = delta.length
-    let d = delta * (1 / length)
-    let sine = Swift.min(Swift.max((b.radius - a.radius) / length, -1), 1)
+    let inverseLength = 1 / delta.length
+    let d = delta * inverseLength
+    let sine = Swift.min(Swift.max((b.radius - a.radius) * inverseLength, -1), 1)
     let cosine = (1 - sine * sine).squareRoot()
     let normal = Point(x: -d.y, y: d.x)
     return (d, normal * cosine - d * sine, normal * (-cosine) - d * sine)
@@ -531,8 +531,13 @@ public enum PenBrush {
     // Most joins of a stroke sampled every pixel or two turn by a fraction of an arc step, which
     // adds no point. The sagitta of the chord says so without trigonometry: at most a quarter of
     // the tolerance means at most about half a step (the arc below would find one step, no point).
-    let half = from.distance(to: to) * 0.5
-    if radius - (Swift.max(radius * radius - half * half, 0)).squareRoot() <= arcTolerance * 0.25 { return }
+    // The sagitta r − √(r² − h²) of half-chord h is at most ε exactly when h² ≤ 2rε − ε² (for
+    // r ≥ ε), which needs no square root.
+    let epsilon = arcTolerance * 0.25
+    let chord = to - from
+    if radius >= epsilon, (chord.x * chord.x + chord.y * chord.y) * 0.25 <= (2 * radius - epsilon) * epsilon {
+      return
+    }
     let a = from - center
     let b = to - center
     let sweep = FloatMath.atan2(cross(a, b), a.x * b.x + a.y * b.y)
