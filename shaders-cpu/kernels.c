@@ -407,6 +407,22 @@ static const inkwell_kernel_table *selected_kernels(void) {
   return inkwell_kernels_for(inkwell_simd_selected());
 }
 
+// MARK: Image writes
+
+void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int height, uint32_t pixel) {
+  // As resolve_full_tile does (lanes.h): eight rows ahead, then the next tile's first rows.
+  enum { AHEAD = 8 };
+  const intptr_t bytes = 4 * (intptr_t)width;
+  for (int y = 0; y < height; y++) {
+    const uint8_t *ahead = y + AHEAD < height ? out + (y + AHEAD) * out_stride
+                                              : out + bytes + (y + AHEAD - height) * out_stride;
+    for (intptr_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(ahead + offset, 1, 3);
+    __builtin_prefetch(ahead + bytes - 1, 1, 3);
+    uint32_t *row = (uint32_t *)(out + y * out_stride);
+    for (int x = 0; x < width; x++) row[x] = pixel;
+  }
+}
+
 // MARK: Entry points on the selected level
 
 void inkwell_accumulate_line(float *cells, float x0, float y0, float x1, float y1) {

@@ -104,12 +104,7 @@ public struct TileRasterizer: Sendable {
       let w = Swift.min(size, grid.width - x0)
       let h = Swift.min(size, grid.height - y0)
       let corner = output.base + (y0 * grid.width + x0) * 4
-      func fill(_ pixel: UInt32) {
-        UnsafeMutableRawPointer(corner).withMemoryRebound(to: UInt32.self, capacity: grid.width * h) {
-          words in
-          for y in 0..<h { (words + y * grid.width).update(repeating: pixel, count: w) }
-        }
-      }
+      func fill(_ pixel: UInt32) { inkwell_fill_pixels(corner, grid.width * 4, Int32(w), Int32(h), pixel) }
       guard let tile else {
         // No primitive touches the tile: every pixel is the background's.
         fill(backgroundPixel)
