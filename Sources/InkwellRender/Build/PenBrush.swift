@@ -531,11 +531,12 @@ public enum PenBrush {
     // Most joins of a stroke sampled every pixel or two turn by a fraction of an arc step, which
     // adds no point. The sagitta of the chord says so without trigonometry: at most a quarter of
     // the tolerance means at most about half a step (the arc below would find one step, no point).
-    // The sagitta r − √(r² − h²) of half-chord h is at most ε exactly when h² ≤ 2rε − ε² (for
-    // r ≥ ε), which needs no square root.
+    // The sagitta r − √(r² − h²) of half-chord h is at most ε exactly when r ≤ ε or
+    // h² ≤ 2rε − ε², which needs no square root.
     let epsilon = arcTolerance * 0.25
     let chord = to - from
-    if radius >= epsilon, (chord.x * chord.x + chord.y * chord.y) * 0.25 <= (2 * radius - epsilon) * epsilon {
+    if radius <= epsilon || (chord.x * chord.x + chord.y * chord.y) * 0.25 <= (2 * radius - epsilon) * epsilon
+    {
       return
     }
     let a = from - center
