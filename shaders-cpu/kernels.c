@@ -410,14 +410,19 @@ static const inkwell_kernel_table *selected_kernels(void) {
 // MARK: Image writes
 
 void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int height, uint32_t pixel) {
-  // As resolve_full_tile does (lanes.h): eight rows ahead, then the next tile's first rows.
+  // As resolve_full_tile does (lanes.h): eight rows ahead, then the next tile's first rows. The
+  // addresses may lie past the image; they are integers, and a prefetch never faults.
   enum { AHEAD = 8 };
   const intptr_t bytes = 4 * (intptr_t)width;
+  const uintptr_t origin = (uintptr_t)out;
   for (int y = 0; y < height; y++) {
-    const uint8_t *ahead = y + AHEAD < height ? out + (y + AHEAD) * out_stride
-                                              : out + bytes + (y + AHEAD - height) * out_stride;
-    for (intptr_t offset = 0; offset < bytes; offset += 64) __builtin_prefetch(ahead + offset, 1, 3);
-    __builtin_prefetch(ahead + bytes - 1, 1, 3);
+    const uintptr_t ahead =
+        y + AHEAD < height ? origin + (uintptr_t)((y + AHEAD) * out_stride)
+                           : origin + (uintptr_t)bytes + (uintptr_t)((y + AHEAD - height) * out_stride);
+    for (intptr_t offset = 0; offset < bytes; offset += 64) {
+      __builtin_prefetch((const void *)(ahead + offset), 1, 3);
+    }
+    __builtin_prefetch((const void *)(ahead + bytes - 1), 1, 3);
     uint32_t *row = (uint32_t *)(out + y * out_stride);
     for (int x = 0; x < width; x++) row[x] = pixel;
   }

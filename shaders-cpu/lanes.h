@@ -548,20 +548,27 @@ static inline __attribute__((always_inline)) VU resolve_lanes_memo(const float *
 // Asked one group ahead, the lines arrive while the group before resolves: notes fill 0.87×
 // (one thread) and 0.86× (two), the highlighter 0.93–0.97× (medians of interleaved runs); the
 // bytes are the same.
-static inline __attribute__((always_inline)) void prefetch_rows(const uint8_t *row, intptr_t out_stride) {
+// The rows may lie past the image (the last rows, the last tile): a prefetch never faults, and the
+// addresses are computed as integers, not as pointers past the image.
+static inline __attribute__((always_inline)) void prefetch_rows(uintptr_t row, intptr_t out_stride) {
   for (int y = 0; y < LANES; y++) {
-    for (int offset = 0; offset < 4 * T; offset += 64) __builtin_prefetch(row + y * out_stride + offset, 1, 3);
-    __builtin_prefetch(row + y * out_stride + 4 * T - 1, 1, 3);
+    const uintptr_t start = row + (uintptr_t)(y * out_stride);
+    for (int offset = 0; offset < 4 * T; offset += 64) {
+      __builtin_prefetch((const void *)(start + offset), 1, 3);
+    }
+    __builtin_prefetch((const void *)(start + 4 * T - 1), 1, 3);
   }
 }
 
 static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stride) {
   resolve_memo memo = {0};
-  prefetch_rows(out, out_stride);
+  const uintptr_t origin = (uintptr_t)out;
+  prefetch_rows(origin, out_stride);
   for (int y0 = 0; y0 < T; y0 += LANES) {
     // The next group's rows; after the last group, the first rows of the tile to the right (the
     // next one its worker resolves).
-    prefetch_rows(y0 + LANES < T ? out + (y0 + LANES) * out_stride : out + 4 * T, out_stride);
+    prefetch_rows(y0 + LANES < T ? origin + (uintptr_t)((y0 + LANES) * out_stride) : origin + 4 * T,
+                  out_stride);
     for (int x0 = 0; x0 < T; x0 += LANES) {
       VU columns[LANES];
       for (int j = 0; j < LANES; j++) columns[j] = resolve_lanes_memo(tile, (x0 + j) * T + y0, &memo);
