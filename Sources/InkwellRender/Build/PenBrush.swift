@@ -380,6 +380,15 @@ public enum PenBrush {
       let s = buffer[k]
       if count > 0 {
         let last = buffer[count - 1]
+        // Neighbours farther apart than their radii differ (nearly all: samples are 1.5 px apart,
+        // radii change slowly) nest in neither direction; the squares say so without a root.
+        let delta = s.center - last.center
+        let reach = abs(s.radius - last.radius) + slack
+        if delta.x * delta.x + delta.y * delta.y > reach * reach {
+          buffer[count] = s
+          count += 1
+          continue
+        }
         var distance = last.center.distance(to: s.center)
         if distance + s.radius <= last.radius + slack { continue }
         while distance + buffer[count - 1].radius <= s.radius + slack {
