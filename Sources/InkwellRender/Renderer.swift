@@ -6,7 +6,6 @@
 //            function (sRGB, PQ, HLG, linear), dithered quantization (kernels in shaders-cpu)
 // It knows nothing of file formats.
 
-import Dispatch
 import InkwellModel
 
 /// Renders drawings.
@@ -100,20 +99,17 @@ public struct Renderer: Sendable {
     let workers = Swift.min(threads, runs)
     primitives.withUnsafeBufferPointer { buffer in
       let source = SharedPrimitives(base: buffer.baseAddress!, count: buffer.count)
-      let work: @Sendable (Int) -> Void = { worker in
-        var run = worker
-        while run < runs {
-          let start = source.count * run / runs
-          let end = source.count * (run + 1) / runs
-          var binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: slots.borrowed(run))
-          let slice = UnsafeBufferPointer(start: source.base + start, count: end - start)
-          binner.reserveCapacity(pieces: estimatedPieces(slice))
-          for index in start..<end { binner.add(primitiveAt: source.base + index, index: index) }
-          slots.store(binner, at: run)
-          run += workers
-        }
+      // Each worker takes the next run as it finishes one, so a thread slowed by the machine does
+      // not hold the others up; every run lands in its own slot, joined in order below.
+      TileScheduler.dispatch.forEachJob(runs, workers) { run, _ in
+        let start = source.count * run / runs
+        let end = source.count * (run + 1) / runs
+        var binner = TileBinner(grid: grid, rowOffset: rowOffset, arrays: slots.borrowed(run))
+        let slice = UnsafeBufferPointer(start: source.base + start, count: end - start)
+        binner.reserveCapacity(pieces: estimatedPieces(slice))
+        for index in start..<end { binner.add(primitiveAt: source.base + index, index: index) }
+        slots.store(binner, at: run)
       }
-      DispatchQueue.concurrentPerform(iterations: workers, execute: work)
     }
     return TileBinner.finish(joining: (0..<runs).map { slots.take($0) }, threads: threads, storage: storage)
   }
