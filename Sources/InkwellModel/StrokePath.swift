@@ -295,11 +295,12 @@ public struct StrokePath: Hashable, Sendable {
     let u2 = u * u
     let u3 = u2 * u
     let v = 1 - u
+    let sixth: Float = 1.0 / 6
     return (
-      v * v * v / 6,
-      (3 * u3 - 6 * u2 + 4) / 6,
-      (-3 * u3 + 3 * u2 + 3 * u + 1) / 6,
-      u3 / 6
+      v * v * v * sixth,
+      (3 * u3 - 6 * u2 + 4) * sixth,
+      (-3 * u3 + 3 * u2 + 3 * u + 1) * sixth,
+      u3 * sixth
     )
   }
 
