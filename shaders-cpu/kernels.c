@@ -410,19 +410,14 @@ static const inkwell_kernel_table *selected_kernels(void) {
 // MARK: Image writes
 
 void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int height, uint32_t pixel) {
-  // As resolve_full_tile does (lanes.h): eight rows ahead, then the next tile's first rows. The
-  // addresses may lie past the image; they are integers, and a prefetch never faults.
+  // As resolve_full_tile does (lanes.h): eight rows ahead, then the next tile's first rows.
   enum { AHEAD = 8 };
   const intptr_t bytes = 4 * (intptr_t)width;
   const uintptr_t origin = (uintptr_t)out;
   for (int y = 0; y < height; y++) {
-    const uintptr_t ahead =
-        y + AHEAD < height ? origin + (uintptr_t)((y + AHEAD) * out_stride)
-                           : origin + (uintptr_t)bytes + (uintptr_t)((y + AHEAD - height) * out_stride);
-    for (intptr_t offset = 0; offset < bytes; offset += 64) {
-      __builtin_prefetch((const void *)(ahead + offset), 1, 3);
-    }
-    __builtin_prefetch((const void *)(ahead + bytes - 1), 1, 3);
+    const intptr_t ahead =
+        y + AHEAD < height ? (y + AHEAD) * out_stride : bytes + (y + AHEAD - height) * out_stride;
+    inkwell_prefetch_row(origin + (uintptr_t)ahead, bytes);
     uint32_t *row = (uint32_t *)(out + y * out_stride);
     for (int x = 0; x < width; x++) row[x] = pixel;
   }

@@ -35,6 +35,17 @@ INKWELL_HIDDEN void inkwell_scalar_accumulate_line(float *cells, float x0, float
                                                    float y1);
 INKWELL_HIDDEN void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count);
 
+// Asks for the cache lines of `bytes` bytes of an image row at address `row`, for writing (the
+// 8-bit resolve and the one-color tile fill ask a few rows ahead of their stores). The address is
+// an integer: it may lie past the image (the last rows, the last tile), and a prefetch never
+// faults.
+static inline __attribute__((always_inline)) void inkwell_prefetch_row(uintptr_t row, intptr_t bytes) {
+  for (intptr_t offset = 0; offset < bytes; offset += 64) {
+    __builtin_prefetch((const void *)(row + offset), 1, 3);
+  }
+  __builtin_prefetch((const void *)(row + bytes - 1), 1, 3);
+}
+
 // Each vector level's table, defined in its own file, built only where the architecture has it.
 #if defined(__x86_64__)
 INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_sse2_kernels;

@@ -548,16 +548,8 @@ static inline __attribute__((always_inline)) VU resolve_lanes_memo(const float *
 // Asked one group ahead, the lines arrive while the group before resolves: notes fill 0.87×
 // (one thread) and 0.86× (two), the highlighter 0.93–0.97× (medians of interleaved runs); the
 // bytes are the same.
-// The rows may lie past the image (the last rows, the last tile): a prefetch never faults, and the
-// addresses are computed as integers, not as pointers past the image.
 static inline __attribute__((always_inline)) void prefetch_rows(uintptr_t row, intptr_t out_stride) {
-  for (int y = 0; y < LANES; y++) {
-    const uintptr_t start = row + (uintptr_t)(y * out_stride);
-    for (int offset = 0; offset < 4 * T; offset += 64) {
-      __builtin_prefetch((const void *)(start + offset), 1, 3);
-    }
-    __builtin_prefetch((const void *)(start + 4 * T - 1), 1, 3);
-  }
+  for (int y = 0; y < LANES; y++) inkwell_prefetch_row(row + (uintptr_t)(y * out_stride), 4 * T);
 }
 
 static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stride) {
