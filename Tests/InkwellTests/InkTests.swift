@@ -122,6 +122,42 @@ struct InkTests {
     #expect(worst < 0.02, "largest coverage difference \(worst)")
   }
 
+  @Test("pen: samples spread out on gentle bends, and the outline stays within 0.04 px of the curve")
+  func penSamplesBendsAdaptively() throws {
+    // An arc of radius 100 px, 8 px wide, recorded every 2 px: away from the tapered ends the
+    // outline's outer side must stay outside the ideal offset circle less the sampling
+    // tolerance (0.025 px) and the B-spline's own pull inside its control points (under 0.01 px
+    // here), and never pass it. Sampled every 1.5 px its outline would take about 250 points.
+    let radius: Float = 100
+    let center = Point(x: 150, y: 150)
+    let points = (0...60).map { i -> (Float, Float) in
+      let angle = -0.6 + 1.2 * Float(i) / 60
+      return (center.x + radius * FloatMath.cos(angle), center.y + radius * FloatMath.sin(angle))
+    }
+    let (outline, _) = try #require(
+      PenBrush.outline(of: inkStroke(.pen, points, width: 8), toPixels: .identity))
+    let outer = radius + 4
+    let contour = outline.points
+    var checked = 0
+    for i in contour.indices {
+      let a = contour[i]
+      let b = contour[(i + 1) % contour.count]
+      let da = a.distance(to: center)
+      let db = b.distance(to: center)
+      // The outer side, away from the tapers at either end.
+      guard da > radius, db > radius,
+        abs(FloatMath.atan2(a.y - center.y, a.x - center.x)) < 0.4,
+        abs(FloatMath.atan2(b.y - center.y, b.x - center.x)) < 0.4
+      else { continue }
+      let middle = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+      #expect(da <= outer + 0.01 && db <= outer + 0.01, "\(da), \(db) against \(outer)")
+      #expect(middle.distance(to: center) >= outer - 0.04, "chord at \(middle.distance(to: center))")
+      checked += 1
+    }
+    #expect(checked >= 10)
+    #expect(contour.count < 160, "\(contour.count) outline points")
+  }
+
   @Test("per-point opacity fades every ink along the stroke", arguments: InkType.allCases)
   func opacityAlongStroke(_ type: InkType) {
     var stroke = inkStroke(type, line(10, 40, 110, 40), width: 10, force: 1)

@@ -30,6 +30,10 @@ public enum PenBrush {
   static let arcTolerance: Float = 0.05
   /// Spacing of samples along the path, in pixels; the B-spline is smooth at this scale.
   static let sampleSpacing: Float = 1.5
+  /// Widest spacing of samples where the path is nearly straight.
+  static let widestSampleSpacing: Float = 6
+  /// How far, in pixels, the straight sides between samples may stray from the curve.
+  static let sampleTolerance: Float = 0.025
   /// Thinnest drawn radius. A thinner stroke is drawn at this radius with proportionally less
   /// alpha, which keeps its ink (coverage × alpha) while avoiding broken, aliased hairlines.
   static let minimumRadius: Float = 0.5
@@ -195,10 +199,13 @@ public enum PenBrush {
     let scale = m.meanScale
     guard scale.isFinite, scale > 0 else { return nil }
 
-    // Sample the spline about `sampleSpacing` pixels apart; `discs` drops any sample closer than a
-    // third of that to the one before (where the curve is much shorter than its polygon).
+    // Sample the spline `sampleSpacing` pixels apart, farther on gentle bends; `discs` drops any
+    // sample closer than a third of that to the one before (where the curve is much shorter than
+    // its polygon).
     let points = path.interpolatedTipPoints(
-      at: sampleParameters(of: path, through: m, spacing: sampleSpacing))
+      at: sampleParameters(
+        of: path, through: m, spacing: sampleSpacing, maximumSpacing: widestSampleSpacing,
+        tolerance: sampleTolerance, endSpan: stroke.ink.width * scale))
     let n = points.count
     let inkWidth = stroke.ink.width
     return points.withUnsafeBufferPointer { points in
@@ -300,36 +307,113 @@ public enum PenBrush {
   /// segment taken as proportional to the parameter, then the path's end. Control points closer
   /// together than `spacing` (a pen recorded at 240 Hz, a page shrunk to a thumbnail) are passed
   /// over, not each sampled: the samples stay about `spacing` apart at every scale.
-  static func sampleParameters(of path: StrokePath, through m: AffineTransform, spacing: Float) -> [Float] {
+  ///
+  /// Where the path bends gently the samples spread out, up to `maximumSpacing` apart: the
+  /// outline joins its samples' discs by straight sides, which stray from the curve by the
+  /// sagitta h²/8R of a step h on a bend of radius R, so a segment takes the step whose sagitta
+  /// is `tolerance` on the tightest bend at either of its ends (R of the circle through each
+  /// control point and its neighbours: R = |u||v||u + v| / 2|u × v| for the edges u, v around
+  /// it, no trigonometry). Within `endSpan` of either end of the polygon, where the taper changes
+  /// the radius quickly, the step stays `spacing`. Bends are measured between control points at
+  /// least `spacing` apart, so a densely recorded path is sampled as a sparse one.
+  static func sampleParameters(
+    of path: StrokePath, through m: AffineTransform, spacing: Float, maximumSpacing: Float? = nil,
+    tolerance: Float = 0, endSpan: Float = 0
+  ) -> [Float] {
     let n = path.count
     guard n > 1 else { return n == 1 ? [0] : [] }
+    let widest = Swift.max(maximumSpacing ?? spacing, spacing)
     var parameters: [Float] = []
     parameters.reserveCapacity(n + 1)
     path.controlPoints.withUnsafeBufferPointer { controlPoints in
-      // Distance along the polygon from the current segment's start to the next sample.
-      var next: Float = 0
-      var a = m.apply(controlPoints[0].location)
-      for i in 0..<(n - 1) {
-        let b = m.apply(controlPoints[i + 1].location)
-        let length = a.distance(to: b)
-        a = b
-        guard length.isFinite else {
-          parameters.append(Float(i))
-          next = spacing
-          continue
+      withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
+        // lengths[i]: segment i's length; steps[i]: the step on it.
+        let lengths = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+        let steps = UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)])
+        var total: Float = 0
+        var a = m.apply(controlPoints[0].location)
+        for i in 0..<(n - 1) {
+          let b = m.apply(controlPoints[i + 1].location)
+          let length = a.distance(to: b)
+          lengths[i] = length
+          total += length.isFinite ? length : 0
+          a = b
         }
-        guard next < length else {
-          next -= length
-          continue
+        let adaptive = widest > spacing
+        if adaptive {
+          for i in 0..<(n - 1) { steps[i] = widest }
+          // Bends are measured between anchors: control points at least `spacing` apart along the
+          // polygon (densely recorded points would bend with the hand's jitter). At each anchor, the
+          // squared step 8·tolerance·R; each segment keeps the smallest of the anchors around it.
+          let scale = 4 * tolerance
+          var first = 0
+          var previous = m.apply(controlPoints[0].location)
+          var middle = -1
+          var point = Point.zero
+          var before: Float = 0
+          var run: Float = 0
+          for i in 0..<(n - 1) {
+            let length = lengths[i]
+            run += length.isFinite ? length : spacing
+            guard run >= spacing || i == n - 2 else { continue }
+            run = 0
+            let following = m.apply(controlPoints[i + 1].location)
+            if middle >= 0 {
+              let u = point - previous
+              let v = following - point
+              let bend = abs(cross(u, v))
+              let after = v.length
+              let product = before * after * (u + v).length
+              before = after
+              var step = spacing
+              if (scale * product).isFinite, bend.isFinite {
+                let squared =
+                  scale * product < bend * widest * widest ? scale * product / bend : widest * widest
+                step = Swift.min(Swift.max(squared.squareRoot(), spacing), widest)
+              }
+              for k in first...i { steps[k] = Swift.min(steps[k], step) }
+              first = middle
+              previous = point
+            }
+            if middle < 0 { before = (following - previous).length }
+            middle = i + 1
+            point = following
+          }
         }
-        let step = Swift.max(spacing, length / 64)
-        let fi = Float(i)
-        var s = next
-        while s < length {
-          parameters.append(fi + s / length)
-          s += step
+        // The step on segment `i`, which starts `travelled` along the polygon.
+        @inline(__always) func step(_ i: Int, _ travelled: Float) -> Float {
+          guard adaptive, travelled >= endSpan, travelled + lengths[i] <= total - endSpan else {
+            return spacing
+          }
+          return steps[i]
         }
-        next = Swift.min(s - length, spacing)
+        // Distance along the polygon from the current segment's start to the next sample.
+        var next: Float = 0
+        var travelled: Float = 0
+        for i in 0..<(n - 1) {
+          let length = lengths[i]
+          guard length.isFinite else {
+            parameters.append(Float(i))
+            next = step(i, travelled)
+            continue
+          }
+          let start = travelled
+          travelled += length
+          guard next < length else {
+            next -= length
+            continue
+          }
+          let fi = Float(i)
+          let gap = Swift.max(step(i, start), length / 64)
+          // A wide step stops where the end's taper begins, which it would otherwise cut across.
+          let taperStart = total - endSpan - start
+          var s = next
+          while s < length {
+            parameters.append(fi + s / length)
+            s = gap > spacing && s + gap > taperStart ? Swift.max(s + spacing, taperStart) : s + gap
+          }
+          next = Swift.min(s - length, i + 1 < n - 1 ? step(i + 1, travelled) : spacing)
+        }
       }
     }
     parameters.append(Float(n - 1))
