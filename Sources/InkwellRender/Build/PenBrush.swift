@@ -366,7 +366,8 @@ public enum PenBrush {
               let product = before * after * (u + v).length
               before = after
               var step = spacing
-              if (scale * product).isFinite, bend.isFinite {
+              // A bend tighter than the narrowest step's needs no division or root.
+              if (scale * product).isFinite, bend.isFinite, scale * product > bend * spacing * spacing {
                 let squared =
                   scale * product < bend * widest * widest ? scale * product / bend : widest * widest
                 step = Swift.min(Swift.max(squared.squareRoot(), spacing), widest)
