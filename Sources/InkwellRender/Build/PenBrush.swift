@@ -311,11 +311,11 @@ public enum PenBrush {
   /// Where the path bends gently the samples spread out, up to `maximumSpacing` apart: the
   /// outline joins its samples' discs by straight sides, which stray from the curve by the
   /// sagitta h²/8R of a step h on a bend of radius R, so a segment takes the step whose sagitta
-  /// is `tolerance` on the tightest bend at either of its ends (R of the circle through each
-  /// control point and its neighbours: R = |u||v||u + v| / 2|u × v| for the edges u, v around
-  /// it, no trigonometry). Within `endSpan` of either end of the polygon, where the taper changes
-  /// the radius quickly, the step stays `spacing`. Bends are measured between control points at
-  /// least `spacing` apart, so a densely recorded path is sampled as a sparse one.
+  /// is `tolerance` on the tightest bend around it. Bends are measured at anchors, control points
+  /// at least `spacing` apart along the polygon (so a densely recorded path is sampled as a sparse
+  /// one): R of the circle through an anchor and its neighbours, R = |u||v||u + v| / 2|u × v| for
+  /// the chords u, v around it, no trigonometry. Within `endSpan` of either end of the polygon,
+  /// where the taper changes the radius quickly, the step stays `spacing`.
   static func sampleParameters(
     of path: StrokePath, through m: AffineTransform, spacing: Float, maximumSpacing: Float? = nil,
     tolerance: Float = 0, endSpan: Float = 0
@@ -342,8 +342,7 @@ public enum PenBrush {
         let adaptive = widest > spacing
         if adaptive {
           for i in 0..<(n - 1) { steps[i] = widest }
-          // Bends are measured between anchors: control points at least `spacing` apart along the
-          // polygon (densely recorded points would bend with the hand's jitter). At each anchor, the
+          // At each anchor (densely recorded points would bend with the hand's jitter), the
           // squared step 8·tolerance·R; each segment keeps the smallest of the anchors around it.
           let scale = 4 * tolerance
           var first = 0
