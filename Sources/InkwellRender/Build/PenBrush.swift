@@ -330,55 +330,58 @@ public enum PenBrush {
         // lengths[i]: segment i's length; steps[i]: the step on it.
         let lengths = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
         let steps = UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)])
+        let adaptive = widest > spacing
+        // One pass maps each control point once and measures the segments; where samples may
+        // spread out it also finds the anchors and the bend at each (densely recorded points
+        // would bend with the hand's jitter): the squared step 8·tolerance·R there. A segment
+        // between two anchors takes the smaller of their steps, written once the second is known.
+        let scale = 4 * tolerance
         var total: Float = 0
         var a = m.apply(controlPoints[0].location)
+        var previous = a
+        var point = Point.zero
+        var middle = -1
+        var first = 0
+        var pending = widest
+        var before: Float = 0
+        var run: Float = 0
         for i in 0..<(n - 1) {
           let b = m.apply(controlPoints[i + 1].location)
           let length = a.distance(to: b)
           lengths[i] = length
           total += length.isFinite ? length : 0
           a = b
-        }
-        let adaptive = widest > spacing
-        if adaptive {
-          for i in 0..<(n - 1) { steps[i] = widest }
-          // At each anchor (densely recorded points would bend with the hand's jitter), the
-          // squared step 8·tolerance·R; each segment keeps the smallest of the anchors around it.
-          let scale = 4 * tolerance
-          var first = 0
-          var previous = m.apply(controlPoints[0].location)
-          var middle = -1
-          var point = Point.zero
-          var before: Float = 0
-          var run: Float = 0
-          for i in 0..<(n - 1) {
-            let length = lengths[i]
-            run += length.isFinite ? length : spacing
-            guard run >= spacing || i == n - 2 else { continue }
-            run = 0
-            let following = m.apply(controlPoints[i + 1].location)
-            if middle >= 0 {
-              let u = point - previous
-              let v = following - point
-              let bend = abs(cross(u, v))
-              let after = v.length
-              let product = before * after * (u + v).length
-              before = after
-              var step = spacing
-              // A bend tighter than the narrowest step's needs no division or root.
-              if (scale * product).isFinite, bend.isFinite, scale * product > bend * spacing * spacing {
-                let squared =
-                  scale * product < bend * widest * widest ? scale * product / bend : widest * widest
-                step = Swift.min(Swift.max(squared.squareRoot(), spacing), widest)
-              }
-              for k in first...i { steps[k] = Swift.min(steps[k], step) }
-              first = middle
-              previous = point
+          guard adaptive else { continue }
+          run += length.isFinite ? length : spacing
+          guard run >= spacing || i == n - 2 else { continue }
+          run = 0
+          if middle >= 0 {
+            let u = point - previous
+            let v = b - point
+            let bend = abs(cross(u, v))
+            let after = v.length
+            let product = before * after * (u + v).length
+            before = after
+            var step = spacing
+            // A bend tighter than the narrowest step's needs no division or root.
+            if (scale * product).isFinite, bend.isFinite, scale * product > bend * spacing * spacing {
+              let squared =
+                scale * product < bend * widest * widest ? scale * product / bend : widest * widest
+              step = Swift.min(Swift.max(squared.squareRoot(), spacing), widest)
             }
-            if middle < 0 { before = (following - previous).length }
-            middle = i + 1
-            point = following
+            let shared = Swift.min(pending, step)
+            for k in first..<middle { steps[k] = shared }
+            pending = step
+            first = middle
+            previous = point
+          } else {
+            before = (b - previous).length
           }
+          middle = i + 1
+          point = b
+        }
+        if adaptive {
+          for k in first..<(n - 1) { steps[k] = pending }
         }
         // The step on segment `i`, which starts `travelled` along the polygon.
         @inline(__always) func step(_ i: Int, _ travelled: Float) -> Float {
