@@ -22,7 +22,19 @@ static void pack_row(const uint8_t *in, uint8_t *out, uint32_t width, int in_cha
     return;
   }
   if (in_channels == 4 && out_channels == 3) {
-    for (uint32_t x = 0; x < width; x++) {
+    uint32_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Four pixels (four words R | G << 8 | B << 16 | A << 24) into three words: a byte at a time,
+     * the packing cost an opaque thumbnail's encode more than a tenth of its time. */
+    for (; x + 4 <= width; x += 4) {
+      uint32_t p[4];
+      memcpy(p, in + 4 * x, sizeof p);
+      uint32_t w[3] = {(p[0] & 0xffffffu) | p[1] << 24, (p[1] >> 8 & 0xffffu) | p[2] << 16,
+                       (p[2] >> 16 & 0xffu) | p[3] << 8};
+      memcpy(out + 3 * x, w, sizeof w);
+    }
+#endif
+    for (; x < width; x++) {
       out[3 * x] = in[4 * x];
       out[3 * x + 1] = in[4 * x + 1];
       out[3 * x + 2] = in[4 * x + 2];

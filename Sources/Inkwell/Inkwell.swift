@@ -146,12 +146,26 @@ extension Document {
 extension RGBA8Image {
   /// Whether every pixel's alpha is 255.
   public var isOpaque: Bool {
-    var i = 3
-    while i < pixels.count {
-      if pixels[i] != 255 { return false }
-      i += 4
+    pixels.withUnsafeBytes { bytes in
+      // Sixteen bytes at a time, ANDed over a block before the alpha bytes are looked at: a byte
+      // at a time, the scan cost a thumbnail's encode a tenth of its time.
+      let count = bytes.count
+      var offset = 0
+      while offset + 16 <= count {
+        let end = Swift.min(offset + 1024, count - count % 16)
+        var all = SIMD16<UInt8>(repeating: 255)
+        while offset < end {
+          all &= bytes.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+          offset += 16
+        }
+        if all[3] & all[7] & all[11] & all[15] != 255 { return false }
+      }
+      while offset + 3 < count {
+        if bytes[offset + 3] != 255 { return false }
+        offset += 4
+      }
+      return true
     }
-    return true
   }
 
   /// The image as PNG bytes: RGB when every pixel is opaque, RGBA otherwise; 8-bit sRGB with the

@@ -1,3 +1,4 @@
+import Inkwell
 import InkwellPNG
 import Testing
 
@@ -64,6 +65,23 @@ struct PNGBandEncoderTests {
       try PNGBandEncoder().encode(rgba8: $0, width: w, height: h, hasAlpha: true, rowStride: w * 4 + 12)
     }
     #expect(try PNGImage.decode(bytes, maxPixels: w * h).pixels == tight)
+  }
+
+  @Test(
+    "an image is opaque until any one pixel's alpha is below 255",
+    arguments: [(1, 1), (3, 1), (5, 3), (300, 7)])
+  func opacity(_ size: (Int, Int)) {
+    let (w, h) = size
+    let opaque = RGBA8Image(width: w, height: h, pixels: [UInt8](repeating: 255, count: w * h * 4))
+    #expect(opaque.isOpaque)
+    for pixel in Set([0, w * h / 2, w * h - 2, w * h - 1].filter { $0 >= 0 }) {
+      var translucent = opaque
+      translucent.pixels[pixel * 4 + 3] = 254
+      #expect(!translucent.isOpaque, "pixel \(pixel)")
+      var colored = opaque
+      colored.pixels[pixel * 4] = 0
+      #expect(colored.isOpaque, "pixel \(pixel)")
+    }
   }
 
   @Test("a buffer too small for the image is refused")
