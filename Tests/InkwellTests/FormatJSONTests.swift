@@ -18,6 +18,51 @@ import Testing
     #expect(try JSONReader.parse(Array(text.utf8)).content == expected)
   }
 
+  /// Texts that reach every branch of the number conversions: the one-operation path, float
+  /// midpoints (which it leaves to the library), too many digits, exponents out of its range.
+  static func numberTexts() -> [String] {
+    var texts = [
+      "0", "-0", "0.0", "1", "-1", "57.174805", "0.000123", "1e22", "1e23", "-1E-22", "1e-23",
+      "9007199254740992", "9007199254740993", "1234567890123456789", "12345678901234567890",
+      "0.00000000000000000001234", "1.5e-45", "3.4028235e38", "3.4028236e38", "3.5e38", "1e-50",
+      "0.1", "-2.5E+3", "1E0005", "1e00000", "16777217", "0.30000001192092896",
+    ]
+    var random = SeededGenerator(seed: 42)
+    for _ in 0..<20_000 {
+      let digits = Int.random(in: 1...12, using: &random)
+      var text = Bool.random(using: &random) ? "-" : ""
+      text += String(UInt64.random(in: 1...UInt64(9), using: &random))
+      for _ in 1..<digits { text += String(UInt64.random(in: 0...9, using: &random)) }
+      let point = Int.random(in: 0...digits, using: &random)
+      if point > 0, point < digits {
+        text.insert(".", at: text.index(text.endIndex, offsetBy: point - digits))
+      }
+      if Int.random(in: 0..<4, using: &random) == 0 { text += "e\(Int.random(in: -30...30, using: &random))" }
+      texts.append(text)
+    }
+    for _ in 0..<5_000 {
+      // Halfway between two floats, and the doubles on either side of that.
+      let float = Float(bitPattern: UInt32.random(in: 0x0080_0000...0x7F7F_FFFF, using: &random))
+      let midpoint = (Double(float) + Double(float.nextUp)) / 2
+      texts += [midpoint.description, midpoint.nextUp.description, midpoint.nextDown.description]
+    }
+    return texts
+  }
+
+  @Test func numbersConvertCorrectlyRounded() throws {
+    for text in Self.numberTexts() {
+      let number = try #require(JSONNumber(text: text), "\(text)")
+      let infinity = text.hasPrefix("-") ? -Float.infinity : .infinity
+      let float = Float(text) ?? infinity
+      let double = Double(text) ?? Double(infinity)
+      #expect(number.floatValue.bitPattern == float.bitPattern, "\(text)")
+      #expect(number.doubleValue.bitPattern == double.bitPattern, "\(text)")
+      #expect(number.text == text)
+      let read = try JSONReader.parse(Array("[\(text)]".utf8))
+      #expect(read.content == .array([JSONValue(.number(number), offset: 1)]), "\(text)")
+    }
+  }
+
   @Test func recordsOffsetsOfNestedValues() throws {
     let value = try JSONReader.parse(Array(#"{"a": [1, {"b": null}]}"#.utf8))
     guard case .object(let members) = value.content, case .array(let items) = members[0].value.content

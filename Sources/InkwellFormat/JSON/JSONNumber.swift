@@ -1,17 +1,57 @@
 /// A JSON number, kept as its (valid) source text so that each reader converts it to its own type
 /// with a single, correct rounding.
 public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
+  /// The text, held inline when it is short (nearly every number: making a `String` for each
+  /// one was an eighth of loading a document), else as a `String`.
+  private enum Storage: Hashable, Sendable {
+    /// Up to 16 ASCII bytes, first byte lowest, zero-padded; `count` of them.
+    case inline(low: UInt64, high: UInt64, count: UInt8)
+    case string(String)
+  }
+
+  private let storage: Storage
+  /// The value as `ShortDecimal.packed` holds it, worked out while the text was scanned; 0 when
+  /// the number is outside the fast conversions' range.
+  let packed: UInt64
+
   /// The number's text; always valid JSON number syntax.
-  public let text: String
+  public var text: String {
+    switch storage {
+    case .string(let text): return text
+    case .inline(let low, let high, let count):
+      return withUnsafeBytes(of: (low.littleEndian, high.littleEndian)) {
+        String(decoding: $0.prefix(Int(count)), as: UTF8.self)
+      }
+    }
+  }
 
   /// Wraps `text` if it is valid JSON number syntax (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`).
   public init?(text: String) {
-    guard JSONNumber.isValidSyntax(Array(text.utf8)) else { return nil }
-    self.text = text
+    let utf8 = Array(text.utf8)
+    guard let scanned = try? JSONNumberScanner.scan(utf8, from: 0), scanned.end == utf8.count else {
+      return nil
+    }
+    self.init(validatedUTF8: utf8[...], packed: scanned.packed)
+  }
+
+  /// The number whose (valid) text is `utf8`, with its `packed` form.
+  init(validatedUTF8 utf8: ArraySlice<UInt8>, packed: UInt64) {
+    self.packed = packed
+    guard utf8.count <= 16 else {
+      storage = .string(String(decoding: utf8, as: UTF8.self))
+      return
+    }
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { words in
+      utf8.withUnsafeBytes { words.copyMemory(from: $0) }
+    }
+    storage = .inline(
+      low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: UInt8(utf8.count))
   }
 
   init(validatedText: String) {
-    self.text = validatedText
+    let utf8 = Array(validatedText.utf8)
+    self.init(validatedUTF8: utf8[...], packed: (try? JSONNumberScanner.scan(utf8, from: 0))?.packed ?? 0)
   }
 
   /// Swift's shortest representation that reads back as the same `Float`, with a trailing `.0`
@@ -33,10 +73,16 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The nearest `Float`, correctly rounded; infinite when the value is beyond `Float`'s range.
-  public var floatValue: Float { Float(text) ?? (text.hasPrefix("-") ? -.infinity : .infinity) }
+  public var floatValue: Float {
+    if let decimal = ShortDecimal(packed: packed), let value = decimal.float { return value }
+    return Float(text) ?? (text.hasPrefix("-") ? -.infinity : .infinity)
+  }
 
   /// The nearest `Double`, correctly rounded; infinite when the value is beyond `Double`'s range.
-  public var doubleValue: Double { Double(text) ?? (text.hasPrefix("-") ? -.infinity : .infinity) }
+  public var doubleValue: Double {
+    if let decimal = ShortDecimal(packed: packed) { return decimal.double }
+    return Double(text) ?? (text.hasPrefix("-") ? -.infinity : .infinity)
+  }
 
   /// The value as an integer of type `I` when it is a whole number within `I`'s range (`7`, `7.0` and
   /// `7e0` all qualify); `nil` otherwise.
@@ -56,13 +102,14 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
 
   /// Whether `bytes` is exactly one JSON number.
   static func isValidSyntax(_ bytes: [UInt8]) -> Bool {
-    var scanner = JSONNumberScanner(bytes: bytes, start: 0)
-    return (try? scanner.scan()) == bytes.count
+    (try? JSONNumberScanner.scan(bytes, from: 0))?.end == bytes.count
   }
 }
 
-/// Scans the JSON number grammar from `start`; shared by `JSONNumber` and `JSONReader`.
-struct JSONNumberScanner {
+/// Scans the JSON number grammar; shared by `JSONNumber` and `JSONReader`. While it checks the
+/// digits it also reads them into a `ShortDecimal`, so that converting the number later takes
+/// one floating-point operation instead of a pass over its text.
+enum JSONNumberScanner {
   enum Failure: Error {
     /// A digit was expected at this offset.
     case expectedDigit(Int)
@@ -70,43 +117,135 @@ struct JSONNumberScanner {
     case leadingZero(Int)
   }
 
-  let bytes: [UInt8]
-  var index: Int
-
-  init(bytes: [UInt8], start: Int) {
-    self.bytes = bytes
-    self.index = start
-  }
-
-  private func isDigit(_ i: Int) -> Bool {
-    i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9")
-  }
-
-  private mutating func digits() throws(Failure) {
-    guard isDigit(index) else { throw .expectedDigit(index) }
-    while isDigit(index) { index &+= 1 }
-  }
-
-  /// Returns the offset just past the number.
-  mutating func scan() throws(Failure) -> Int {
-    if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index &+= 1 }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "0") {
-      if isDigit(index &+ 1) { throw .leadingZero(index) }
-      index &+= 1
-    } else {
-      try digits()
+  /// The offset just past the number that starts at `start`, and its `ShortDecimal.packed` form.
+  static func scan(_ bytes: borrowing [UInt8], from start: Int) throws(Failure) -> (end: Int, packed: UInt64)
+  {
+    let result: Result<(end: Int, packed: UInt64), Failure> = bytes.withUnsafeBufferPointer { bytes in
+      do throws(Failure) {
+        return .success(try scan(bytes, from: start))
+      } catch {
+        return .failure(error)
+      }
     }
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index &+= 1
-      try digits()
-    }
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index &+= 1
-      if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+    return try result.get()
+  }
+
+  private static func scan(
+    _ bytes: UnsafeBufferPointer<UInt8>, from start: Int
+  ) throws(Failure) -> (end: Int, packed: UInt64) {
+    var index = start
+    let count = bytes.count
+    let negative = index < count && bytes[index] == UInt8(ascii: "-")
+    if negative { index &+= 1 }
+    var significand: UInt64 = 0
+    var exponent = 0
+    var digitCount = 0
+    // The digits of the whole and fractional parts. The significand is exact while there are at
+    // most 19 digits (leading zeros included); longer numbers are left to the library.
+    func digits() throws(Failure) -> Int {
+      guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { throw .expectedDigit(index) }
+      let first = index
+      while index < count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        significand = significand &* 10 &+ UInt64(digit)
         index &+= 1
       }
-      try digits()
+      digitCount &+= index &- first
+      return index &- first
     }
-    return index
+    if index < count, bytes[index] == UInt8(ascii: "0") {
+      if index &+ 1 < count, bytes[index &+ 1] &- UInt8(ascii: "0") < 10 { throw .leadingZero(index) }
+      index &+= 1
+      digitCount = 1
+    } else {
+      _ = try digits()
+    }
+    if index < count, bytes[index] == UInt8(ascii: ".") {
+      index &+= 1
+      exponent = -(try digits())
+    }
+    var written = 0
+    var writtenDigits = 0
+    var writtenNegative = false
+    if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index &+= 1
+      if index < count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+        writtenNegative = bytes[index] == UInt8(ascii: "-")
+        index &+= 1
+      }
+      guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { throw .expectedDigit(index) }
+      while index < count {
+        let digit = bytes[index] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        if written != 0 || digit != 0 { writtenDigits &+= 1 }
+        if writtenDigits <= 4 { written = written &* 10 &+ Int(digit) }
+        index &+= 1
+      }
+    }
+    guard digitCount <= 19, writtenDigits <= 4 else { return (index, 0) }
+    exponent &+= writtenNegative ? -written : written
+    let decimal = ShortDecimal(negative: negative, significand: significand, exponent: exponent)
+    return (index, decimal.packed)
+  }
+}
+
+/// A JSON number whose digits fit a `UInt64` as `significand · 10^exponent`, for the conversions
+/// that need no arbitrary precision: the text of a recorded point (`57.174805`) is most of a
+/// document and converting it through the C library's `strtof` was a quarter of loading one.
+///
+/// A significand up to 2^53 and a power of ten up to 10^22 are both exact doubles, so one
+/// multiplication or division rounds the value correctly to a `Double`. Rounding that `Double`
+/// again to a `Float` gives the correctly rounded `Float` unless the `Double` is exactly halfway
+/// between two floats: a value below a float midpoint rounds to a double at or below it (the
+/// midpoint is itself a double), and likewise above, so only the midpoint can be rounded onto
+/// from the wrong side. Those, and every number outside the fast range, go to the library.
+struct ShortDecimal {
+  var negative: Bool
+  var significand: UInt64
+  var exponent: Int
+
+  /// Powers of ten that are exact doubles.
+  private static let powers: [Double] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  ]
+
+  init(negative: Bool, significand: UInt64, exponent: Int) {
+    self.negative = negative
+    self.significand = significand
+    self.exponent = exponent
+  }
+
+  /// The decimal in one word when it is in the fast range (significand at most 2^53, exponent
+  /// within ±22): bit 63 set, bit 62 the sign, bits 54–59 the exponent plus 32, bits 0–53 the
+  /// significand; 0 otherwise.
+  var packed: UInt64 {
+    guard significand <= 1 << 53, exponent >= -22, exponent <= 22 else { return 0 }
+    return 1 << 63 | (negative ? 1 << 62 : 0) | UInt64(exponent &+ 32) << 54 | significand
+  }
+
+  /// The decimal `packed` holds; `nil` for 0.
+  init?(packed: UInt64) {
+    guard packed >> 63 == 1 else { return nil }
+    negative = packed >> 62 & 1 == 1
+    exponent = Int(packed >> 54 & 63) &- 32
+    significand = packed & (1 << 54 - 1)
+  }
+
+  /// The correctly rounded `Double` of a decimal in the fast range.
+  var double: Double {
+    let whole = Double(significand)
+    let magnitude = exponent < 0 ? whole / Self.powers[-exponent] : whole * Self.powers[exponent]
+    return negative ? -magnitude : magnitude
+  }
+
+  /// The correctly rounded `Float`, when the `Double` decides it. Every value in the fast range
+  /// (10^-22 … 2^53 · 10^22) is a normal float, or zero.
+  var float: Float? {
+    let value = double
+    // A float midpoint has a 1 just below the float's last bit and nothing after it.
+    guard value.bitPattern & 0x1FFF_FFFF != 0x1000_0000 else { return nil }
+    return Float(value)
   }
 }
