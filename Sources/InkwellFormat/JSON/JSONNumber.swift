@@ -35,6 +35,19 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The number whose (valid) text is `utf8`, with its `packed` form.
+  init(validatedUTF8 utf8: UnsafeBufferPointer<UInt8>, packed: UInt64) {
+    self.packed = packed
+    guard utf8.count <= 16 else {
+      storage = .string(String(decoding: utf8, as: UTF8.self))
+      return
+    }
+    var words: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+    storage = .inline(
+      low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: UInt8(utf8.count))
+  }
+
+  /// The number whose (valid) text is `utf8`, with its `packed` form.
   init(validatedUTF8 utf8: ArraySlice<UInt8>, packed: UInt64) {
     self.packed = packed
     guard utf8.count <= 16 else {
@@ -130,7 +143,7 @@ enum JSONNumberScanner {
     return try result.get()
   }
 
-  private static func scan(
+  static func scan(
     _ bytes: UnsafeBufferPointer<UInt8>, from start: Int
   ) throws(Failure) -> (end: Int, packed: UInt64) {
     var index = start

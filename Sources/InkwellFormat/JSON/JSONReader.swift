@@ -3,11 +3,16 @@ public struct JSONReader {
   /// The deepest nesting of arrays and objects accepted.
   public static let defaultMaximumDepth = 256
 
-  private let bytes: [UInt8]
+  /// The text, for locating errors.
+  private let source: [UInt8]
+  /// The same bytes, read without bounds checks or reference counting: every read is guarded by
+  /// `index < bytes.count`.
+  private let bytes: UnsafeBufferPointer<UInt8>
   private let maximumDepth: Int
   private var index = 0
 
-  private init(bytes: [UInt8], maximumDepth: Int) {
+  private init(source: [UInt8], bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    self.source = source
     self.bytes = bytes
     self.maximumDepth = maximumDepth
   }
@@ -18,12 +23,23 @@ public struct JSONReader {
   public static func parse(
     _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
   ) throws(JSONError) -> JSONValue {
-    var reader = JSONReader(bytes: bytes, maximumDepth: maximumDepth)
-    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { reader.index = 3 }
-    reader.skipWhitespace()
-    let value = try reader.parseValue(depth: 0)
-    reader.skipWhitespace()
-    if reader.index < bytes.count { throw reader.error(.trailingCharacters) }
+    let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
+      do throws(JSONError) {
+        return .success(try reader.parseDocument())
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  private mutating func parseDocument() throws(JSONError) -> JSONValue {
+    if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    skipWhitespace()
+    let value = try parseValue(depth: 0)
+    skipWhitespace()
+    if index < bytes.count { throw error(.trailingCharacters) }
     return value
   }
 
@@ -136,7 +152,9 @@ public struct JSONReader {
         throw unexpected(expected: "a digit")
       }
     }
-    return JSONValue(.number(JSONNumber(validatedUTF8: bytes[start..<index], packed: packed)), offset: start)
+    return JSONValue(
+      .number(JSONNumber(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[start..<index]), packed: packed)),
+      offset: start)
   }
 
   // MARK: Strings
@@ -295,7 +313,7 @@ public struct JSONReader {
   }
 
   private func error(_ reason: JSONError.Reason) -> JSONError {
-    JSONError(reason: reason, location: SourceLocation(offset: index, in: bytes))
+    JSONError(reason: reason, location: SourceLocation(offset: index, in: source))
   }
 
   private func nonFinite(_ literal: String) -> JSONError {
