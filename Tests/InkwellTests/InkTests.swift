@@ -97,6 +97,24 @@ struct InkTests {
     #expect(PenBrush.interpolatedPressureScale(-3) == PenBrush.pressureScale(0))
   }
 
+  @Test(
+    "pen: opacity that varies along a stroke by half an 8-bit level takes an alpha profile",
+    arguments: [
+      ([0.5, 0.5, 0.5, 0.5], false), ([0.5, 0.5, 0.503, 0.5], true), ([0.5, 0.5, 0.5005, 0.5], false),
+      ([2, 3, 5, 2], false), ([-1, 0.5, -4, 0.5], true), ([0.5, .nan, 0.5, 0.5], false),
+      ([1, .nan, 1, 1], false),
+      ([1, .infinity, 2, 2], true), ([2, .infinity, 2, 2], true), ([1, .infinity, 1, 1], false),
+      ([0, -.infinity, 0.2, 0.2], true),
+      ([3e38, 3e38, 3e38, 3e38], false),
+    ] as [([Float], Bool)])
+  func penOpacityProfile(opacities: [Float], varies: Bool) throws {
+    var stroke = inkStroke(.pen, line(10, 40, 110, 40, count: opacities.count), width: 12)
+    for (i, opacity) in opacities.enumerated() { stroke.path.controlPoints[i].opacity = opacity }
+    let primitives = PenInk().primitives(for: stroke, view: .identity)
+    let primitive = try #require(primitives.first)
+    #expect((primitive.paint.profile != nil) == varies, "\(opacities)")
+  }
+
   @Test("pen: a densely recorded stroke is sampled by length, not by recorded point")
   func penSamplesByLength() throws {
     // The same 100 px line recorded with points 5 px and 0.05 px apart: the outline follows the

@@ -29,14 +29,34 @@ public struct PenInk: Brush {
 
   /// Whether the points' clamped opacities span at least half an 8-bit level.
   static func opacityVaries(_ points: [StrokePoint]) -> Bool {
-    guard let first = points.first else { return false }
-    var lo = StrokeSamples.opacity(first)
+    points.withUnsafeBufferPointer { points in
+      guard let first = points.first else { return false }
+      // The span of the raw opacities, clamped afterwards (clamping keeps the order). A value
+      // that is not finite (which comparisons would pass over, or clamping map to 1) makes the
+      // sum not finite: then each is clamped first, as `StrokeSamples.opacity` does.
+      var lo = first.opacity
+      var hi = lo
+      var sum: Float = 0
+      for i in points.indices {
+        let o = points[i].opacity
+        if o < lo { lo = o }
+        if hi < o { hi = o }
+        sum += o
+      }
+      guard sum.isFinite else { return clampedSpan(points) >= 1 / 512 }
+      return StrokeSamples.opacity(value: hi) - StrokeSamples.opacity(value: lo) >= 1 / 512
+    }
+  }
+
+  /// The span of the points' opacities as `StrokeSamples.opacity` clamps them.
+  private static func clampedSpan(_ points: UnsafeBufferPointer<StrokePoint>) -> Float {
+    var lo = StrokeSamples.opacity(points[0])
     var hi = lo
-    for p in points.dropFirst() {
+    for p in points {
       let o = StrokeSamples.opacity(p)
       if o < lo { lo = o }
       if hi < o { hi = o }
     }
-    return hi - lo >= 1 / 512
+    return hi - lo
   }
 }

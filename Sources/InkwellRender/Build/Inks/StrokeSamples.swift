@@ -72,7 +72,13 @@ public struct StrokeSamples: Sendable {
 
   /// Opacity clamped into 0…2 (1 where it is not finite).
   public static func opacity(_ p: StrokePoint) -> Float {
-    p.opacity.isFinite ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
+    opacity(value: p.opacity)
+  }
+
+  /// `opacity(_:)` of a point whose opacity is `value`.
+  @inline(__always)
+  static func opacity(value: Float) -> Float {
+    value.isFinite ? Swift.min(Swift.max(value, 0), 2) : 1
   }
 
   /// Tilt: 0 for an upright pen (altitude π/2), 1 lying flat (altitude 0).
