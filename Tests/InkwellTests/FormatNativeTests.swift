@@ -328,6 +328,35 @@ import Testing
       line: 2, column: 95),
   ]
 
+  @Test func pointRowsOutsideStrokesStayJSON() throws {
+    // The reader sets the strokes' point rows aside as floats; `points` anywhere else (an unknown
+    // element's strokes, an unknown member of a stroke) is kept as the JSON it was.
+    let sticker = #"[{"points": [[1, 2], [3.50, 4e0]]}]"#
+    let extra = #"{"points": [[5, 6]]}"#
+    let text = """
+      {"format": "inkwell", "version": 2, "elements": [
+      {"kind": "drawing", "strokes": [{\(Self.ink), "fields": ["x", "y"], "points": [[1, 2], [3, 4]],
+        "extra": \(extra)}]},
+      {"kind": "sticker", "strokes": \(sticker)}]}
+      """
+    let document = try NativeFormat.decode(Array(text.utf8))
+    func compact(_ json: String) throws -> [UInt8] {
+      JSONWriter.write(try JSONReader.parse(Array(json.utf8)), style: .compact)
+    }
+    let elements = document.markup.elements
+    try #require(elements.count == 2)
+    guard case .drawing(let drawing) = elements[0], case .unknown(let element) = elements[1] else {
+      Issue.record("elements \(elements)")
+      return
+    }
+    let locations = drawing.strokes[0].path.controlPoints.map(\.location)
+    #expect(locations == [Point(x: 1, y: 2), Point(x: 3, y: 4)])
+    let extraJSON = try compact(extra)
+    let stickerJSON = try compact(sticker)
+    #expect(drawing.strokes[0].unknownFields["extra"] == extraJSON)
+    #expect(element.fields["strokes"] == stickerJSON)
+  }
+
   @Test(arguments: failures)
   func reportsEachErrorWithPathAndLocation(_ failure: Failure) {
     #expect {

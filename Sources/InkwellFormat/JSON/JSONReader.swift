@@ -10,6 +10,9 @@ public struct JSONReader {
   private let bytes: UnsafeBufferPointer<UInt8>
   private let maximumDepth: Int
   private var index = 0
+  /// Whether the points of a native document's strokes are read into `pointRows`.
+  private var readsPointRows = false
+  private var pointRows: [Int: NumberRows] = [:]
 
   private init(source: [UInt8], bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.source = source
@@ -34,23 +37,147 @@ public struct JSONReader {
     return try result.get()
   }
 
+  /// Rows of numbers read straight into floats, each number converted as
+  /// `JSONNumber.floatValue` converts it: `width` numbers a row, row after row.
+  struct NumberRows {
+    let width: Int
+    let values: [Float]
+  }
+
+  /// `parse(_:maximumDepth:)` of a native document, with the `points` array of each stroke
+  /// (`drawing.strokes[i].points`, or `elements[i].strokes[j].points`) read into `NumberRows`
+  /// when it is one or more rows of one length of numbers, keyed by the offset of its `[`; the
+  /// tree holds an empty array at that offset in its place. Any other array is read into the
+  /// tree as usual. Building a tree of every point's numbers was most of loading a document.
+  static func parseNative(
+    _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+  ) throws(JSONError) -> (root: JSONValue, pointRows: [Int: NumberRows]) {
+    let result: Result<(JSONValue, [Int: NumberRows]), JSONError> = bytes.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
+      reader.readsPointRows = true
+      do throws(JSONError) {
+        let root = try reader.parseDocument()
+        return .success((root, reader.pointRows))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  /// The tree of the one value that starts at `offset` of `bytes`, as `parse` reads it.
+  static func parseValue(_ bytes: [UInt8], at offset: Int) throws(JSONError) -> JSONValue {
+    let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: defaultMaximumDepth)
+      reader.index = offset
+      do throws(JSONError) {
+        return .success(try reader.parseValue(depth: 0))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
   private mutating func parseDocument() throws(JSONError) -> JSONValue {
     if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     skipWhitespace()
-    let value = try parseValue(depth: 0)
+    let value = try parseValue(depth: 0, context: readsPointRows ? .root : .other)
     skipWhitespace()
     if index < bytes.count { throw error(.trailingCharacters) }
     return value
   }
 
+  /// Where a value sits in a native document, as far as finding the strokes' points needs.
+  private enum Context {
+    case other
+    case root
+    /// `elements`.
+    case elements
+    /// An object that may hold `strokes`: the drawing, or an element.
+    case drawing
+    /// `strokes`.
+    case strokes
+    case stroke
+  }
+
+  /// The context of the value of member `key` of an object in `context`.
+  private static func context(ofMember key: String, in context: Context) -> Context {
+    switch (context, key) {
+    case (.root, "drawing"): return .drawing
+    case (.root, "elements"): return .elements
+    case (.drawing, "strokes"): return .strokes
+    default: return .other
+    }
+  }
+
+  /// Reads the array at `index` as `NumberRows` when it is one; otherwise leaves `index` where
+  /// it was and returns `nil`, and the array is read as a tree (which reports any error in it).
+  private mutating func parseNumberRows(depth: Int) -> NumberRows? {
+    let start = index
+    guard depth &+ 1 < maximumDepth else { return nil }
+    var values: [Float] = []
+    var width = -1
+    index &+= 1
+    skipWhitespace()
+    while true {
+      guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { break }
+      index &+= 1
+      skipWhitespace()
+      var cells = 0
+      var rowEnded = false
+      while index < bytes.count {
+        let first = bytes[index]
+        guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
+          let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index)
+        else { break }
+        if let decimal = ShortDecimal(packed: packed), let value = decimal.float {
+          values.append(value)
+        } else {
+          values.append(
+            JSONNumber(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[index..<end]), packed: 0).floatValue
+          )
+        }
+        cells &+= 1
+        index = end
+        skipWhitespace()
+        guard index < bytes.count else { break }
+        if bytes[index] == UInt8(ascii: ",") {
+          index &+= 1
+          skipWhitespace()
+          continue
+        }
+        if bytes[index] == UInt8(ascii: "]") {
+          index &+= 1
+          rowEnded = true
+        }
+        break
+      }
+      guard rowEnded, width < 0 || cells == width else { break }
+      width = cells
+      skipWhitespace()
+      guard index < bytes.count else { break }
+      if bytes[index] == UInt8(ascii: ",") {
+        index &+= 1
+        skipWhitespace()
+        continue
+      }
+      guard bytes[index] == UInt8(ascii: "]") else { break }
+      index &+= 1
+      return NumberRows(width: width, values: values)
+    }
+    index = start
+    return nil
+  }
+
   // MARK: Values
 
-  private mutating func parseValue(depth: Int) throws(JSONError) -> JSONValue {
+  private mutating func parseValue(depth: Int, context: Context = .other) throws(JSONError) -> JSONValue {
     guard index < bytes.count else { throw error(.unexpectedEnd(expected: "a value")) }
     let start = index
     switch bytes[index] {
-    case UInt8(ascii: "{"): return try parseObject(depth: depth)
-    case UInt8(ascii: "["): return try parseArray(depth: depth)
+    case UInt8(ascii: "{"): return try parseObject(depth: depth, context: context)
+    case UInt8(ascii: "["): return try parseArray(depth: depth, context: context)
     case UInt8(ascii: "\""): return JSONValue(.string(try parseString()), offset: start)
     case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
     case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
@@ -67,7 +194,7 @@ public struct JSONReader {
     }
   }
 
-  private mutating func parseObject(depth: Int) throws(JSONError) -> JSONValue {
+  private mutating func parseObject(depth: Int, context: Context = .other) throws(JSONError) -> JSONValue {
     let start = index
     guard depth < maximumDepth else { throw error(.nestingTooDeep(limit: maximumDepth)) }
     index &+= 1
@@ -85,7 +212,17 @@ public struct JSONReader {
       skipWhitespace()
       try expect(UInt8(ascii: ":"), "':'")
       skipWhitespace()
-      let value = try parseValue(depth: depth &+ 1)
+      let value: JSONValue
+      let valueStart = index
+      if context == .stroke, key == "points", index < bytes.count, bytes[index] == UInt8(ascii: "["),
+        let rows = parseNumberRows(depth: depth &+ 1)
+      {
+        value = JSONValue(.array([]), offset: valueStart)
+        pointRows[valueStart] = rows
+      } else {
+        value = try parseValue(
+          depth: depth &+ 1, context: context == .other ? .other : Self.context(ofMember: key, in: context))
+      }
       members.append(JSONMember(key: key, keyOffset: keyOffset, value: value))
       skipWhitespace()
       let next = try peek(expected: "',' or '}'")
@@ -98,7 +235,7 @@ public struct JSONReader {
     }
   }
 
-  private mutating func parseArray(depth: Int) throws(JSONError) -> JSONValue {
+  private mutating func parseArray(depth: Int, context: Context = .other) throws(JSONError) -> JSONValue {
     let start = index
     guard depth < maximumDepth else { throw error(.nestingTooDeep(limit: maximumDepth)) }
     index &+= 1
@@ -110,9 +247,11 @@ public struct JSONReader {
       index &+= 1
       return JSONValue(.array(elements), offset: start)
     }
+    // The elements of `elements` may hold strokes; those of `strokes` are strokes.
+    let elementContext: Context = context == .elements ? .drawing : (context == .strokes ? .stroke : .other)
     while true {
       skipWhitespace()
-      elements.append(try parseValue(depth: depth &+ 1))
+      elements.append(try parseValue(depth: depth &+ 1, context: elementContext))
       skipWhitespace()
       let next = try peek(expected: "',' or ']'")
       index &+= 1

@@ -3,16 +3,28 @@ import InkwellModel
 /// Turns a parsed native document into a `Document`, checking every value on the way.
 struct NativeDecoder {
   let bytes: [UInt8]
+  /// The strokes' point rows the reader read straight into floats, by the offset of their array
+  /// (which the tree holds empty).
+  var pointRows: [Int: JSONReader.NumberRows] = [:]
+
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+  }
 
   func decode() throws(DocumentError) -> Document {
     let root: JSONValue
+    var decoder = self
     do {
-      root = try JSONReader.parse(bytes)
+      (root, decoder.pointRows) = try JSONReader.parseNative(bytes)
     } catch {
       throw DocumentError(
         .invalidJSON(error.reason), location: error.location,
         category: Self.looksNative(bytes) ? .malformedData : .incorrectFormat)
     }
+    return try decoder.decode(root: root)
+  }
+
+  private func decode(root: JSONValue) throws(DocumentError) -> Document {
     let top: ObjectMembers
     do {
       top = try object(root, path: "")
@@ -357,9 +369,53 @@ struct NativeDecoder {
   private func points(
     _ value: JSONValue, fields: [PointField], ink: Ink, path: String
   ) throws(DocumentError) -> [StrokePoint] {
-    let rows = try array(value, path: path)
     var template = StrokePoint(location: .zero, size: Size(width: ink.width, height: ink.width))
     for field in PointField.allCases { field.set(field.defaultValue(for: ink), in: &template) }
+    if let numberRows = pointRows[value.offset], case .array(let placeholder) = value.content,
+      placeholder.isEmpty
+    {
+      if let points = Self.points(numberRows, fields: fields, template: template) { return points }
+      // Something is wrong with a value: the tree says what and where.
+      let tree: JSONValue
+      do {
+        tree = try JSONReader.parseValue(bytes, at: value.offset)
+      } catch {
+        throw failure(.invalidJSON(error.reason), path, value)
+      }
+      return try points(tree, fields: fields, template: template, path: path)
+    }
+    return try points(value, fields: fields, template: template, path: path)
+  }
+
+  /// The points of rows the reader read into floats; `nil` when a row has the wrong length or a
+  /// value is not finite or, for a field that cannot be, negative.
+  private static func points(
+    _ rows: JSONReader.NumberRows, fields: [PointField], template: StrokePoint
+  ) -> [StrokePoint]? {
+    guard rows.width == fields.count, rows.width > 0 else { return nil }
+    let nonNegative = fields.map(\.isNonNegative)
+    var points: [StrokePoint] = []
+    points.reserveCapacity(rows.values.count / rows.width)
+    return rows.values.withUnsafeBufferPointer { values -> [StrokePoint]? in
+      var k = 0
+      while k < values.count {
+        var point = template
+        for c in 0..<fields.count {
+          let value = values[k &+ c]
+          guard value.isFinite, value >= 0 || !nonNegative[c] else { return nil }
+          fields[c].set(value, in: &point)
+        }
+        points.append(point)
+        k &+= fields.count
+      }
+      return points
+    }
+  }
+
+  private func points(
+    _ value: JSONValue, fields: [PointField], template: StrokePoint, path: String
+  ) throws(DocumentError) -> [StrokePoint] {
+    let rows = try array(value, path: path)
     var points: [StrokePoint] = []
     points.reserveCapacity(rows.count)
     // The cells are read in place (a cell copied out for each number, and its row for each row,
@@ -505,9 +561,14 @@ private struct ObjectMembers {
   func unknown(except known: Set<String>) -> UnknownFields {
     guard case .object(let members) = value.content, members.contains(where: { !known.contains($0.key) })
     else { return UnknownFields() }
+    // Read again from the text when the reader set point rows aside: an unknown element's strokes
+    // hold them as empty arrays in the tree.
     return UnknownFields(
       members.filter { !known.contains($0.key) }.map {
-        UnknownFields.Field(name: $0.key, json: JSONWriter.write($0.value, style: .compact))
+        let value =
+          decoder.pointRows.isEmpty
+          ? $0.value : (try? JSONReader.parseValue(decoder.bytes, at: $0.value.offset)) ?? $0.value
+        return UnknownFields.Field(name: $0.key, json: JSONWriter.write(value, style: .compact))
       })
   }
 
