@@ -130,6 +130,67 @@ enum JSONNumberScanner {
     case leadingZero(Int)
   }
 
+  private static let powersOfTen: [UInt64] = [
+    1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
+  ]
+
+  /// How many of the eight bytes of `chunk` (first byte lowest) are ASCII digits before the first
+  /// that is not, and the number they spell. The bytes less `'0'` are 0…9 for digits; adding
+  /// 0x76 sets a byte's top bit exactly when it was not (or when the subtraction wrapped), and
+  /// the lowest such byte ends the run (what carries past it does not matter). The value comes
+  /// from the digits moved to the top bytes, so that zeros lead, and paired twice over: ten
+  /// times each digit plus the next, a hundred times each pair plus the next, ten thousand
+  /// times each four plus the next.
+  @inline(__always)
+  static func digitRun(_ chunk: UInt64) -> (length: Int, value: UInt64) {
+    let x = chunk &- 0x3030_3030_3030_3030
+    let stops = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
+    let length = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
+    guard length > 0 else { return (0, 0) }
+    var v = x << UInt64(64 &- 8 &* length)
+    v = ((v & 0x0F0F_0F0F_0F0F_0F0F) &* 2561) >> 8
+    v = ((v & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+    v = ((v & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+    return (length, v)
+  }
+
+  /// Reads the digits at `index` (at least one) into `significand` and returns how many there
+  /// were. The significand is exact while a number has at most 19 digits (leading zeros
+  /// included); `scan` leaves longer numbers to the library.
+  @inline(__always)
+  private static func digits(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ significand: inout UInt64
+  ) throws(Failure) -> Int {
+    let count = bytes.count
+    guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { throw .expectedDigit(index) }
+    let first = index
+    // Eight bytes at a time while they last: the run of digits at their start, and its value.
+    if let base = bytes.baseAddress {
+      while index &+ 8 <= count {
+        let chunk = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        let run = digitRun(chunk)
+        significand = significand &* powerOfTen(run.length) &+ run.value
+        index &+= run.length
+        guard run.length == 8 else { return index &- first }
+      }
+    }
+    while index < count {
+      let digit = bytes[index] &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      significand = significand &* 10 &+ UInt64(digit)
+      index &+= 1
+    }
+    return index &- first
+  }
+
+  /// 10^n for n in 0…8.
+  @inline(__always)
+  private static func powerOfTen(_ n: Int) -> UInt64 {
+    var power: UInt64 = 1
+    for _ in 0..<n { power &*= 10 }
+    return power
+  }
+
   /// The offset just past the number that starts at `start`, and its `ShortDecimal.packed` form.
   static func scan(_ bytes: borrowing [UInt8], from start: Int) throws(Failure) -> (end: Int, packed: UInt64)
   {
@@ -153,30 +214,18 @@ enum JSONNumberScanner {
     var significand: UInt64 = 0
     var exponent = 0
     var digitCount = 0
-    // The digits of the whole and fractional parts. The significand is exact while there are at
-    // most 19 digits (leading zeros included); longer numbers are left to the library.
-    func digits() throws(Failure) -> Int {
-      guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { throw .expectedDigit(index) }
-      let first = index
-      while index < count {
-        let digit = bytes[index] &- UInt8(ascii: "0")
-        guard digit < 10 else { break }
-        significand = significand &* 10 &+ UInt64(digit)
-        index &+= 1
-      }
-      digitCount &+= index &- first
-      return index &- first
-    }
     if index < count, bytes[index] == UInt8(ascii: "0") {
       if index &+ 1 < count, bytes[index &+ 1] &- UInt8(ascii: "0") < 10 { throw .leadingZero(index) }
       index &+= 1
       digitCount = 1
     } else {
-      _ = try digits()
+      digitCount = try digits(bytes, &index, &significand)
     }
     if index < count, bytes[index] == UInt8(ascii: ".") {
       index &+= 1
-      exponent = -(try digits())
+      let fraction = try digits(bytes, &index, &significand)
+      digitCount &+= fraction
+      exponent = -fraction
     }
     var written = 0
     var writtenDigits = 0
