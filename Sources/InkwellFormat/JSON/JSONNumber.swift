@@ -161,8 +161,18 @@ enum JSONNumberScanner {
   private static func digits(
     _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ significand: inout UInt64
   ) throws(Failure) -> Int {
+    let count = digitRun(bytes, &index, &significand)
+    guard count > 0 else { throw .expectedDigit(index) }
+    return count
+  }
+
+  /// `digits`, returning 0 where there is no digit.
+  @inline(__always)
+  private static func digitRun(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int, _ significand: inout UInt64
+  ) -> Int {
     let count = bytes.count
-    guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { throw .expectedDigit(index) }
+    guard index < count, bytes[index] &- UInt8(ascii: "0") < 10 else { return 0 }
     let first = index
     // Eight bytes at a time while they last: the run of digits at their start, and its value.
     if let base = bytes.baseAddress {
@@ -189,6 +199,41 @@ enum JSONNumberScanner {
     var power: UInt64 = 1
     for _ in 0..<n { power &*= 10 }
     return power
+  }
+
+  /// The `Float` of the number at `index` when it is a plain decimal (no exponent part) that
+  /// the one-operation conversion decides, with `index` moved past it; otherwise `nil` and
+  /// `index` unchanged, for `scan` to read it in full (and report what is wrong with it).
+  @inline(__always)
+  static func plainFloat(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Float? {
+    var i = index
+    let count = bytes.count
+    let negative = i < count && bytes[i] == UInt8(ascii: "-")
+    if negative { i &+= 1 }
+    var significand: UInt64 = 0
+    var digitCount: Int
+    if i < count, bytes[i] == UInt8(ascii: "0") {
+      i &+= 1
+      digitCount = 1
+      if i < count, bytes[i] &- UInt8(ascii: "0") < 10 { return nil }
+    } else {
+      digitCount = digitRun(bytes, &i, &significand)
+      guard digitCount > 0 else { return nil }
+    }
+    var exponent = 0
+    if i < count, bytes[i] == UInt8(ascii: ".") {
+      i &+= 1
+      let fraction = digitRun(bytes, &i, &significand)
+      guard fraction > 0 else { return nil }
+      digitCount &+= fraction
+      exponent = -fraction
+    }
+    guard i >= count || bytes[i] | 0x20 != UInt8(ascii: "e"), digitCount <= 19, exponent >= -22,
+      significand <= 1 << 53,
+      let value = ShortDecimal(negative: negative, significand: significand, exponent: exponent).float
+    else { return nil }
+    index = i
+    return value
   }
 
   /// The offset just past the number that starts at `start`, and its `ShortDecimal.packed` form.

@@ -117,6 +117,7 @@ public struct JSONReader {
     let start = index
     guard depth &+ 1 < maximumDepth else { return nil }
     var values: [Float] = []
+    values.reserveCapacity(256)
     var width = -1
     index &+= 1
     skipWhitespace()
@@ -127,19 +128,19 @@ public struct JSONReader {
       var cells = 0
       var rowEnded = false
       while index < bytes.count {
-        let first = bytes[index]
-        guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
-          let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index)
-        else { break }
-        if let decimal = ShortDecimal(packed: packed), let value = decimal.float {
+        if let value = JSONNumberScanner.plainFloat(bytes, &index) {
           values.append(value)
         } else {
-          values.append(
-            JSONNumber(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[index..<end]), packed: 0).floatValue
-          )
+          let first = bytes[index]
+          guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
+            let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index)
+          else { break }
+          let number = JSONNumber(
+            validatedUTF8: UnsafeBufferPointer(rebasing: bytes[index..<end]), packed: packed)
+          values.append(number.floatValue)
+          index = end
         }
         cells &+= 1
-        index = end
         skipWhitespace()
         guard index < bytes.count else { break }
         if bytes[index] == UInt8(ascii: ",") {

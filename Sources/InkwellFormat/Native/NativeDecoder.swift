@@ -311,31 +311,31 @@ struct NativeDecoder {
     return Ink(type: type, color: color, width: width, unknownFields: members.unknown(except: NativeKeys.ink))
   }
 
-  private func color(_ value: JSONValue, path: String) throws(DocumentError) -> Color {
+  private func color(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Color {
     switch value.content {
     case .string(let text):
       let hex = text.utf8.dropFirst()
       guard text.utf8.first == UInt8(ascii: "#"), hex.count == 6 || hex.count == 8,
         hex.allSatisfy({ isASCIIHexDigit($0) }), let color = Color(parsing: text)
-      else { throw failure(.invalidColor("\"\(text)\""), path, value) }
+      else { throw failure(.invalidColor("\"\(text)\""), path(), value) }
       return color
     case .array(let elements):
       guard elements.count == 4 else {
         throw failure(
-          .wrongArrayLength(expected: 4, found: elements.count, elements: "r, g, b, a"), path, value)
+          .wrongArrayLength(expected: 4, found: elements.count, elements: "r, g, b, a"), path(), value)
       }
       var components: [Float] = []
       for (i, element) in elements.enumerated() {
-        let component = try float(element, path: "\(path)[\(i)]")
+        let component = try float(element, path: "\(path())[\(i)]")
         guard component >= 0, component <= 1 else {
-          throw failure(.invalidColor(element.numberText), "\(path)[\(i)]", element)
+          throw failure(.invalidColor(element.numberText), "\(path())[\(i)]", element)
         }
         components.append(component)
       }
       return Color(red: components[0], green: components[1], blue: components[2], alpha: components[3])
     default:
       throw failure(
-        .wrongType(expected: "a string or an array", found: value.typeDescription), path, value)
+        .wrongType(expected: "a string or an array", found: value.typeDescription), path(), value)
     }
   }
 
@@ -349,25 +349,27 @@ struct NativeDecoder {
     return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
   }
 
-  private func pointFields(_ value: JSONValue, path: String) throws(DocumentError) -> [PointField] {
-    let elements = try array(value, path: path)
+  private func pointFields(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError)
+    -> [PointField]
+  {
+    let elements = try array(value, path: path())
     var fields: [PointField] = []
     for (i, element) in elements.enumerated() {
-      let name = try string(element, path: "\(path)[\(i)]")
+      let name = try string(element, path: "\(path())[\(i)]")
       guard let field = PointField(rawValue: name) else {
-        throw failure(.unknownField(name), "\(path)[\(i)]", element)
+        throw failure(.unknownField(name), "\(path())[\(i)]", element)
       }
-      guard !fields.contains(field) else { throw failure(.duplicateField(name), "\(path)[\(i)]", element) }
+      guard !fields.contains(field) else { throw failure(.duplicateField(name), "\(path())[\(i)]", element) }
       fields.append(field)
     }
     for required in PointField.allCases where required.isRequired && !fields.contains(required) {
-      throw failure(.missingField(required.rawValue), path, value)
+      throw failure(.missingField(required.rawValue), path(), value)
     }
     return fields
   }
 
   private func points(
-    _ value: JSONValue, fields: [PointField], ink: Ink, path: String
+    _ value: JSONValue, fields: [PointField], ink: Ink, path: @autoclosure () -> String
   ) throws(DocumentError) -> [StrokePoint] {
     var template = StrokePoint(location: .zero, size: Size(width: ink.width, height: ink.width))
     for field in PointField.allCases { field.set(field.defaultValue(for: ink), in: &template) }
@@ -380,11 +382,11 @@ struct NativeDecoder {
       do {
         tree = try JSONReader.parseValue(bytes, at: value.offset)
       } catch {
-        throw failure(.invalidJSON(error.reason), path, value)
+        throw failure(.invalidJSON(error.reason), path(), value)
       }
-      return try points(tree, fields: fields, template: template, path: path)
+      return try points(tree, fields: fields, template: template, path: path())
     }
-    return try points(value, fields: fields, template: template, path: path)
+    return try points(value, fields: fields, template: template, path: path())
   }
 
   /// The points of rows the reader read into floats; `nil` when a row has the wrong length or a
@@ -479,16 +481,17 @@ struct NativeDecoder {
     return ObjectMembers(decoder: self, value: value, path: path, byKey: byKey)
   }
 
-  private func array(_ value: JSONValue, path: String) throws(DocumentError) -> [JSONValue] {
+  private func array(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> [JSONValue]
+  {
     guard case .array(let elements) = value.content else {
-      throw failure(.wrongType(expected: "an array", found: value.typeDescription), path, value)
+      throw failure(.wrongType(expected: "an array", found: value.typeDescription), path(), value)
     }
     return elements
   }
 
-  private func string(_ value: JSONValue, path: String) throws(DocumentError) -> String {
+  private func string(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> String {
     guard case .string(let text) = value.content else {
-      throw failure(.wrongType(expected: "a string", found: value.typeDescription), path, value)
+      throw failure(.wrongType(expected: "a string", found: value.typeDescription), path(), value)
     }
     return text
   }
@@ -502,23 +505,23 @@ struct NativeDecoder {
     return result
   }
 
-  private func double(_ value: JSONValue, path: String) throws(DocumentError) -> Double {
+  private func double(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Double {
     guard case .number(let number) = value.content else {
-      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path, value)
+      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path(), value)
     }
     let result = number.doubleValue
-    guard result.isFinite else { throw failure(.numberOutOfRange(number.text), path, value) }
+    guard result.isFinite else { throw failure(.numberOutOfRange(number.text), path(), value) }
     return result
   }
 
   private func integer<I: FixedWidthInteger>(
-    _ value: JSONValue, as type: I.Type, path: String
+    _ value: JSONValue, as type: I.Type, path: @autoclosure () -> String
   ) throws(DocumentError) -> I {
     guard case .number(let number) = value.content else {
-      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path, value)
+      throw failure(.wrongType(expected: "a number", found: value.typeDescription), path(), value)
     }
     guard let result = number.integerValue(as: I.self) else {
-      throw failure(.notAnInteger(number.text, range: "\(I.min)...\(I.max)"), path, value)
+      throw failure(.notAnInteger(number.text, range: "\(I.min)...\(I.max)"), path(), value)
     }
     return result
   }
