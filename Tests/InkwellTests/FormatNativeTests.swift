@@ -328,6 +328,23 @@ import Testing
       line: 2, column: 95),
   ]
 
+  @Test(arguments: [2, 20])
+  func duplicateKeysAreFoundInSmallAndLargeObjects(extraMembers: Int) throws {
+    // Few members are searched in order, many through a dictionary: both report the second key.
+    let extra = (0..<extraMembers).map { #""x\#($0)": \#($0), "# }.joined()
+    let ink = ##""ink": {"type": "pen", "color": "#000000", \##(extra)"color": "#ffffff"}"##
+    let text = Self.document(stroke: ink + #", "fields": ["x", "y"], "points": []"#)
+    let bytes = Array(text.utf8)
+    let second = try #require(text.utf8.indices.last { text.utf8[$0...].starts(with: #""color""#.utf8) })
+    #expect {
+      _ = try NativeFormat.decode(bytes)
+    } throws: { error in
+      guard let error = error as? DocumentError else { return false }
+      return error.kind == .duplicateKey("color") && error.path == "drawing.strokes[0].ink"
+        && error.location?.offset == text.utf8.distance(from: text.utf8.startIndex, to: second)
+    }
+  }
+
   @Test func pointRowsOutsideStrokesStayJSON() throws {
     // The reader sets the strokes' point rows aside as floats; `points` anywhere else (an unknown
     // element's strokes, an unknown member of a stroke) is kept as the JSON it was.

@@ -70,11 +70,11 @@ struct NativeDecoder {
     }
     var elements: [MarkupElement] = []
     if version == 1 {
-      if let member = top.byKey["elements"] { throw keyNotInVersion("elements", version, member) }
+      if let member = top.member("elements") { throw keyNotInVersion("elements", version, member) }
       let drawing = try self.drawing(try top.required("drawing"), path: "drawing", known: ["strokes"])
       elements = [.drawing(drawing)]
     } else {
-      if let member = top.byKey["drawing"] { throw keyNotInVersion("drawing", version, member) }
+      if let member = top.member("drawing") { throw keyNotInVersion("drawing", version, member) }
       let list = try array(try top.required("elements"), path: "elements")
       elements.reserveCapacity(list.count)
       for (index, value) in list.enumerated() {
@@ -470,15 +470,23 @@ struct NativeDecoder {
     guard case .object(let members) = value.content else {
       throw failure(.wrongType(expected: "an object", found: value.typeDescription), path, value)
     }
+    func duplicate(_ member: JSONMember) -> DocumentError {
+      DocumentError(
+        .duplicateKey(member.key), path: path, location: SourceLocation(offset: member.keyOffset, in: bytes))
+    }
+    // A stroke's or an ink's few members are searched in order (a dictionary for each was a tenth
+    // of loading a document); a large object gets its dictionary.
+    guard members.count > ObjectMembers.searchedInOrder else {
+      for i in members.indices where members[..<i].contains(where: { $0.key == members[i].key }) {
+        throw duplicate(members[i])
+      }
+      return ObjectMembers(decoder: self, value: value, path: path, members: members, byKey: nil)
+    }
     var byKey: [String: JSONMember] = [:]
     for member in members {
-      guard byKey.updateValue(member, forKey: member.key) == nil else {
-        throw DocumentError(
-          .duplicateKey(member.key), path: path,
-          location: SourceLocation(offset: member.keyOffset, in: bytes))
-      }
+      guard byKey.updateValue(member, forKey: member.key) == nil else { throw duplicate(member) }
     }
-    return ObjectMembers(decoder: self, value: value, path: path, byKey: byKey)
+    return ObjectMembers(decoder: self, value: value, path: path, members: members, byKey: byKey)
   }
 
   private func array(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> [JSONValue]
@@ -556,9 +564,20 @@ private struct ObjectMembers {
   let decoder: NativeDecoder
   let value: JSONValue
   let path: String
-  let byKey: [String: JSONMember]
+  let members: [JSONMember]
+  /// The members by key, for objects of more than `searchedInOrder` members.
+  let byKey: [String: JSONMember]?
 
-  func optional(_ key: String) -> JSONValue? { byKey[key]?.value }
+  /// Members up to which an object is searched in order rather than through a dictionary.
+  static let searchedInOrder = 12
+
+  /// The member named `key`.
+  func member(_ key: String) -> JSONMember? {
+    if let byKey { return byKey[key] }
+    return members.first { $0.key == key }
+  }
+
+  func optional(_ key: String) -> JSONValue? { member(key)?.value }
 
   /// The members whose keys are not in `known`, in source order, as compact JSON text.
   func unknown(except known: Set<String>) -> UnknownFields {
@@ -576,7 +595,7 @@ private struct ObjectMembers {
   }
 
   func required(_ key: String) throws(DocumentError) -> JSONValue {
-    guard let member = byKey[key] else { throw missing(key) }
+    guard let member = member(key) else { throw missing(key) }
     return member.value
   }
 
