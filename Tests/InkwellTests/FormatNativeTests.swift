@@ -1,6 +1,7 @@
-import InkwellFormat
 import InkwellModel
 import Testing
+
+@testable import InkwellFormat
 
 @Suite struct FormatNativeTests {
   // MARK: Round trips
@@ -342,6 +343,42 @@ import Testing
       guard let error = error as? DocumentError else { return false }
       return error.kind == .duplicateKey("color") && error.path == "drawing.strokes[0].ink"
         && error.location?.offset == text.utf8.distance(from: text.utf8.startIndex, to: second)
+    }
+  }
+
+  @Test func pointRowsReadAsideDecodeAsTheTreeDoes() throws {
+    // Damage aimed at the numbers of the point rows: the decoder that reads them aside must give
+    // the same document, or the same error at the same place, as the one that reads the tree.
+    var rows: [String] = []
+    for i in 0..<12 { rows.append("[\(Float(i) * 1.25 + 0.5), -\(Float(i) / 3), \(Float(i) * 0.01), 0.5]") }
+    let text = Self.document(
+      stroke: Self.ink + #", "fields": ["x", "y", "t", "force"], "points": ["#
+        + rows.joined(separator: ",\n ")
+        + "], \"extra\": {\"points\": [[1, 2]]}")
+    let original = Array(text.utf8)
+    let replacements = Array("-0.9e+E[],x\" ".utf8) + [UInt8(ascii: "1")]
+    var random = SplitMix64(seed: 0x5EED)
+    for trial in 0..<1500 {
+      var bytes = original
+      for _ in 0..<(1 + random.next() % 3) {
+        let index = Int(random.next() % UInt64(bytes.count))
+        switch random.next() % 3 {
+        case 0: bytes[index] = replacements[Int(random.next() % UInt64(replacements.count))]
+        case 1: bytes.remove(at: index)
+        default: bytes.insert(replacements[Int(random.next() % UInt64(replacements.count))], at: index)
+        }
+      }
+      let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: bytes).decode() }
+      let tree = Result { () throws(DocumentError) in
+        try NativeDecoder(bytes: bytes, readsPointRows: false).decode()
+      }
+      switch (aside, tree) {
+      case (.success(let a), .success(let b)): #expect(a == b, "trial \(trial)")
+      case (.failure(let a), .failure(let b)):
+        #expect(
+          a.kind == b.kind && a.path == b.path && a.location == b.location, "trial \(trial): \(a) / \(b)")
+      default: Issue.record("trial \(trial): \(aside) / \(tree)")
+      }
     }
   }
 
