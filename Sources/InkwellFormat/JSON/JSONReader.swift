@@ -160,7 +160,7 @@ public struct JSONReader {
       guard index < bytes.count else { break }
       if bytes[index] == UInt8(ascii: ",") {
         index &+= 1
-        skipWhitespace()
+        skipIndentation()
         continue
       }
       guard bytes[index] == UInt8(ascii: "]") else { break }
@@ -432,6 +432,20 @@ public struct JSONReader {
   }
 
   // MARK: Helpers
+
+  /// `skipWhitespace` where a line break and a run of spaces are likely (between point rows):
+  /// the spaces eight at a time.
+  private mutating func skipIndentation() {
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index &+= 1 }
+    if let base = bytes.baseAddress {
+      while index &+ 8 <= bytes.count,
+        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+      {
+        index &+= 8
+      }
+    }
+    skipWhitespace()
+  }
 
   private mutating func skipWhitespace() {
     while index < bytes.count {
