@@ -1,7 +1,8 @@
 import Foundation
-import InkwellFormat
 import InkwellModel
 import Testing
+
+@testable import InkwellFormat
 
 /// The binary format against the JSON form, and both loaders against bad input.
 @Suite struct FormatBinaryTests {
@@ -131,6 +132,48 @@ import Testing
     #expect(compact.count >= 5 * (try BinaryFormat.encode(document)).count)
   }
 
+  @Test func columnsDecodeAtTheEndOfTheirBytesAndRefuseBadVarints() throws {
+    // Columns end where the reader's bytes end, so their last varints take the checked path;
+    // values of every size make one- to ten-byte varints.
+    var random = SplitMix64(seed: 77)
+    for trial in 0..<200 {
+      let count = 1 + Int(random.next() % 40)
+      let values: [Float] = (0..<count).map { _ in
+        switch random.next() % 3 {
+        case 0: Float(Int(random.next() % 20_000)) / 100
+        case 1: Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) & 0x7F7F_FFFF)
+        default: -Float(random.next() % 1000) * 1e-3
+        }
+      }
+      var writer = ByteWriter()
+      ColumnCodec.encode(values, into: &writer)
+      var reader = ByteReader(writer.bytes, path: "")
+      let decoded = try ColumnCodec.decode(count: count, from: &reader, what: "x")
+      #expect(decoded.map(\.bitPattern) == values.map(\.bitPattern), "trial \(trial)")
+      #expect(reader.index == writer.bytes.count)
+      // One byte short: the last varint runs out.
+      var short = ByteReader(Array(writer.bytes.dropLast()), path: "")
+      #expect(throws: DocumentError.self) {
+        _ = try ColumnCodec.decode(count: count, from: &short, what: "x")
+      }
+    }
+    // A varint of eleven bytes overflows 64 bits, with room after it or without.
+    for padding in [0, 12] {
+      let bytes =
+        [UInt8(0)] + [UInt8](repeating: 0xFF, count: 10) + [0x01] + [UInt8](repeating: 0, count: padding)
+      var reader = ByteReader(bytes, path: "")
+      #expect {
+        _ = try ColumnCodec.decode(count: 1, from: &reader, what: "x")
+      } throws: { error in
+        guard let error = error as? DocumentError, case .invalidBinary(let reason) = error.kind else {
+          return false
+        }
+        return reason == "varint overflows 64 bits"
+      }
+    }
+  }
+
+  // MARK: Bad input
   // MARK: Bad input
 
   struct MalformedCase: CustomTestStringConvertible, Sendable {
