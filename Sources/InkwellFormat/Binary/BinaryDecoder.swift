@@ -273,7 +273,8 @@ struct BinaryDecoder {
       throw r.error(
         .invalidBinary("invalid point field set \(fieldBits)"), at: fieldsOffset, path: path() + ".fields")
     }
-    let present = all.enumerated().filter { fieldBits & (1 << UInt64($0.offset)) != 0 }.map(\.element)
+    var present: [PointField] = []
+    for (k, field) in all.enumerated() where fieldBits & (1 << UInt64(k)) != 0 { present.append(field) }
     let pointCount = try r.count("point", minimumSize: present.count)
     var template = StrokePoint(location: .zero, size: Size(width: width, height: width))
     for field in all { field.set(field.defaultValue(for: ink), in: &template) }
@@ -282,14 +283,15 @@ struct BinaryDecoder {
       let columnOffset = r.index
       let column = try ColumnCodec.decode(
         count: pointCount, from: &r, what: path() + ".points." + field.rawValue)
-      for i in 0..<pointCount {
-        let v = column[i]
-        if field.isNonNegative, v < 0 {
-          throw r.error(
-            .valueOutOfRange(value: "\(v)", allowed: ">= 0 for \(field.rawValue)"), at: columnOffset,
-            path: path() + ".points[\(i)]." + field.rawValue)
+      if field.isNonNegative, let i = column.firstIndex(where: { $0 < 0 }) {
+        throw r.error(
+          .valueOutOfRange(value: "\(column[i])", allowed: ">= 0 for \(field.rawValue)"), at: columnOffset,
+          path: path() + ".points[\(i)]." + field.rawValue)
+      }
+      points.withUnsafeMutableBufferPointer { points in
+        column.withUnsafeBufferPointer { column in
+          for i in 0..<pointCount { field.set(column[i], in: &points[i]) }
         }
-        field.set(v, in: &points[i])
       }
     }
     return Stroke(
