@@ -37,28 +37,20 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible {
   /// The number whose (valid) text is `utf8`, with its `packed` form.
   init(validatedUTF8 utf8: UnsafeBufferPointer<UInt8>, packed: UInt64) {
     self.packed = packed
-    guard utf8.count <= 16 else {
-      storage = .string(String(decoding: utf8, as: UTF8.self))
-      return
-    }
-    var words: (UInt64, UInt64) = (0, 0)
-    withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
-    storage = .inline(
-      low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: UInt8(utf8.count))
+    storage = Self.storage(of: utf8)
   }
 
   /// The number whose (valid) text is `utf8`, with its `packed` form.
   init(validatedUTF8 utf8: ArraySlice<UInt8>, packed: UInt64) {
     self.packed = packed
-    guard utf8.count <= 16 else {
-      storage = .string(String(decoding: utf8, as: UTF8.self))
-      return
-    }
+    storage = utf8.withUnsafeBufferPointer { Self.storage(of: $0) }
+  }
+
+  private static func storage(of utf8: UnsafeBufferPointer<UInt8>) -> Storage {
+    guard utf8.count <= 16 else { return .string(String(decoding: utf8, as: UTF8.self)) }
     var words: (UInt64, UInt64) = (0, 0)
-    withUnsafeMutableBytes(of: &words) { words in
-      utf8.withUnsafeBytes { words.copyMemory(from: $0) }
-    }
-    storage = .inline(
+    withUnsafeMutableBytes(of: &words) { $0.copyMemory(from: UnsafeRawBufferPointer(utf8)) }
+    return .inline(
       low: UInt64(littleEndian: words.0), high: UInt64(littleEndian: words.1), count: UInt8(utf8.count))
   }
 
