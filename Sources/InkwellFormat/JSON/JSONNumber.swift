@@ -122,10 +122,6 @@ enum JSONNumberScanner {
     case leadingZero(Int)
   }
 
-  private static let powersOfTen: [UInt64] = [
-    1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000,
-  ]
-
   /// How many of the eight bytes of `chunk` (first byte lowest) are ASCII digits before the first
   /// that is not, and the number they spell. The bytes less `'0'` are 0…9 for digits; adding
   /// 0x76 sets a byte's top bit exactly when it was not (or when the subtraction wrapped), and
@@ -134,7 +130,7 @@ enum JSONNumberScanner {
   /// times each digit plus the next, a hundred times each pair plus the next, ten thousand
   /// times each four plus the next.
   @inline(__always)
-  static func digitRun(_ chunk: UInt64) -> (length: Int, value: UInt64) {
+  static func digitsInChunk(_ chunk: UInt64) -> (length: Int, value: UInt64) {
     let x = chunk &- 0x3030_3030_3030_3030
     let stops = ((x &+ 0x7676_7676_7676_7676) | x) & 0x8080_8080_8080_8080
     let length = stops == 0 ? 8 : stops.trailingZeroBitCount >> 3
@@ -170,7 +166,7 @@ enum JSONNumberScanner {
     if let base = bytes.baseAddress {
       while index &+ 8 <= count {
         let chunk = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        let run = digitRun(chunk)
+        let run = digitsInChunk(chunk)
         significand = significand &* powerOfTen(run.length) &+ run.value
         index &+= run.length
         guard run.length == 8 else { return index &- first }
