@@ -631,9 +631,16 @@ public enum PenBrush {
     // h² ≤ 2rε − ε², which needs no square root.
     let epsilon = arcTolerance * 0.25
     let chord = to - from
-    if radius <= epsilon || (chord.x * chord.x + chord.y * chord.y) * 0.25 <= (2 * radius - epsilon) * epsilon
-    {
+    let halfChordSquared = (chord.x * chord.x + chord.y * chord.y) * 0.25
+    if radius <= epsilon || halfChordSquared <= (2 * radius - epsilon) * epsilon {
       return
+    }
+    // Above the tolerance the step is the turn whose sagitta is the tolerance, so a sagitta of
+    // at most nine tenths of it means a turn of at most about 0.95 of a step: still one step and
+    // no point (at a thumbnail's half-pixel radius, half the joins that reached the arctangent).
+    if radius > arcTolerance {
+      let nearStep = arcTolerance * 0.9
+      if halfChordSquared <= (2 * radius - nearStep) * nearStep { return }
     }
     let a = from - center
     let b = to - center
