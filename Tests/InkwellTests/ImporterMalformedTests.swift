@@ -1,9 +1,24 @@
-import InkwellFormat
 import InkwellModel
 import Testing
 
+@testable import InkwellFormat
+
 /// Bad input for every importer: each file fails with its typed error, and none traps.
 @Suite struct ImporterMalformedTests {
+  @Test(
+    "text tables take plain decimals only",
+    arguments: [
+      ("0", true), ("-12", true), ("+3.5", true), (".5", true), ("5.", true), ("1e5", true),
+      ("-2.5E-03", true),
+      ("2.052445140000000094e+02", true), ("", false), (".", false), ("-", false), ("+.", false),
+      ("e5", false),
+      ("1e", false), ("1e+", false), ("1.2.3", false), ("--1", false), ("nan", false), ("inf", false),
+      ("0x1p3", false), ("1 ", false), (" 1", false), ("１", false),
+    ])
+  func decimalNumbers(text: String, accepted: Bool) {
+    #expect(isDecimalNumber(text) == accepted, "\(text)")
+  }
+
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String
     var format: DocumentFormat

@@ -89,29 +89,29 @@ struct TextTable {
 /// A plain decimal number: `[+-]digits[.digits][e[+-]digits]`, also `.5` and `5.`; no hex, `nan`
 /// or `inf`, which `Double(_:)` would otherwise accept.
 func isDecimalNumber(_ text: String) -> Bool {
-  var digitsBefore = 0
-  var digitsAfter = 0
-  var iterator = text.utf8.makeIterator()
-  var byte = iterator.next()
-  func isDigit(_ b: UInt8?) -> Bool { b.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
-  if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { byte = iterator.next() }
-  while isDigit(byte) {
-    digitsBefore &+= 1
-    byte = iterator.next()
-  }
-  if byte == UInt8(ascii: ".") {
-    byte = iterator.next()
-    while isDigit(byte) {
-      digitsAfter &+= 1
-      byte = iterator.next()
+  // Over the UTF-8 bytes in place (through the string's iterator, this was a fifth of loading a
+  // libmypaint recording).
+  var text = text
+  return text.withUTF8 { bytes in
+    var i = 0
+    func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] &- 0x30 < 10 }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i &+= 1 }
+    let wholeStart = i
+    while isDigit(i) { i &+= 1 }
+    var digits = i &- wholeStart
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      i &+= 1
+      let fractionStart = i
+      while isDigit(i) { i &+= 1 }
+      digits &+= i &- fractionStart
     }
+    guard digits > 0 else { return false }
+    if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+      i &+= 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i &+= 1 }
+      guard isDigit(i) else { return false }
+      while isDigit(i) { i &+= 1 }
+    }
+    return i == bytes.count
   }
-  guard digitsBefore > 0 || digitsAfter > 0 else { return false }
-  if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
-    byte = iterator.next()
-    if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { byte = iterator.next() }
-    guard isDigit(byte) else { return false }
-    while isDigit(byte) { byte = iterator.next() }
-  }
-  return byte == nil
 }
