@@ -1,3 +1,4 @@
+import Foundation
 import InkwellModel
 import Testing
 
@@ -5,6 +6,34 @@ import Testing
 
 /// Bad input for every importer: each file fails with its typed error, and none traps.
 @Suite struct ImporterMalformedTests {
+  @Test("text-table floats: the double shortcut gives Float(text) whenever it answers")
+  func nearestFloatAgreesWithTheLibrary() {
+    var random = SplitMix64(seed: 0xF10A7)
+    var texts = [
+      "0", "-0.0", "+3.5", ".5", "5.", "0.000000000000000000e+00", "3.4028235e38", "1e-40", "1e22", "1e23",
+    ]
+    for _ in 0..<20_000 {
+      // Recorder style: a random double printed with 19 significant digits.
+      let value = Double(bitPattern: random.next() & 0x7FEF_FFFF_FFFF_FFFF)
+      let scaled = value.truncatingRemainder(dividingBy: 1e6) * (random.next() % 2 == 0 ? 1 : 1e-9)
+      texts.append(String(format: "%.18e", random.next() % 3 == 0 ? -scaled : scaled))
+      texts.append(String(format: "%.*f", Int(random.next() % 12), scaled))
+    }
+    for _ in 0..<5_000 {
+      // Halfway between two floats, printed near enough to land on the midpoint's double.
+      let float = Float(bitPattern: UInt32(truncatingIfNeeded: random.next()) % 0x7F00_0000 + 0x0080_0000)
+      let midpoint = (Double(float) + Double(float.nextUp)) / 2
+      texts += [String(format: "%.18e", midpoint), String(format: "%.17e", midpoint.nextUp)]
+    }
+    var answered = 0
+    for text in texts {
+      guard let fast = nearestFloat(text) else { continue }
+      answered += 1
+      #expect(fast.bitPattern == Float(text)?.bitPattern, "\(text)")
+    }
+    #expect(answered > texts.count / 2)
+  }
+
   @Test(
     "text tables take plain decimals only",
     arguments: [

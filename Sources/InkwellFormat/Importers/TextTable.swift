@@ -71,7 +71,7 @@ struct TextTable {
   /// Field `index` of `row` as a finite `Float`, rounded once from the text.
   func float(_ row: Row, _ index: Int) throws(DocumentError) -> Float {
     let field = row.fields[index]
-    guard isDecimalNumber(field.text), let value = Float(field.text) else {
+    guard isDecimalNumber(field.text), let value = nearestFloat(field.text) ?? Float(field.text) else {
       throw DocumentError(.notANumber(field.text), location: location(field.offset))
     }
     guard value.isFinite else {
@@ -113,5 +113,72 @@ func isDecimalNumber(_ text: String) -> Bool {
       while isDigit(i) { i &+= 1 }
     }
     return i == bytes.count
+  }
+}
+
+/// The `Float` nearest the plain decimal `text` (as `isDecimalNumber` takes it) when a `Double`
+/// computation decides it; `nil` leaves the text to `Float(_:)`. Recorders print their values
+/// with up to 19 significant digits (`2.052445140000000094e+02`), beyond the exact one-operation
+/// conversion of JSON numbers: here the digits make a `UInt64`, rounded to a `Double` and scaled
+/// by an exact power of ten, two roundings that put the `Double` within two of its units of the
+/// decimal's value. Unless a float midpoint lies within four units of it, the value and the
+/// `Double` round to the same `Float`; so only results that are normal floats far from every
+/// midpoint are taken (the library's `strtof` was a third of loading a libmypaint recording).
+func nearestFloat(_ text: String) -> Float? {
+  var text = text
+  return text.withUTF8 { bytes -> Float? in
+    var i = 0
+    let negative = i < bytes.count && bytes[i] == UInt8(ascii: "-")
+    if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i &+= 1 }
+    var significand: UInt64 = 0
+    var significant = 0
+    var exponent = 0
+    var fraction = false
+    while i < bytes.count {
+      let byte = bytes[i]
+      if byte == UInt8(ascii: "."), !fraction {
+        fraction = true
+        i &+= 1
+        continue
+      }
+      let digit = byte &- UInt8(ascii: "0")
+      guard digit < 10 else { break }
+      if significand != 0 || digit != 0 {
+        significant &+= 1
+        guard significant <= 19 else { return nil }
+        significand = significand &* 10 &+ UInt64(digit)
+      }
+      if fraction { exponent &-= 1 }
+      i &+= 1
+    }
+    if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+      i &+= 1
+      var written = 0
+      var writtenNegative = false
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+        writtenNegative = bytes[i] == UInt8(ascii: "-")
+        i &+= 1
+      }
+      var digits = 0
+      while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 {
+        written = written &* 10 &+ Int(bytes[i] &- UInt8(ascii: "0"))
+        digits &+= 1
+        guard digits <= 4 else { return nil }
+        i &+= 1
+      }
+      exponent &+= writtenNegative ? -written : written
+    }
+    guard i == bytes.count else { return nil }
+    guard significand != 0 else { return negative ? -0.0 : 0.0 }
+    guard exponent >= -22, exponent <= 22 else { return nil }
+    var power: Double = 1
+    for _ in 0..<abs(exponent) { power *= 10 }
+    let whole = Double(significand)
+    let magnitude = exponent < 0 ? whole / power : whole * power
+    guard magnitude >= 0x1p-125, magnitude <= 0x1p127 else { return nil }
+    let distance = Int(magnitude.bitPattern & 0x1FFF_FFFF) - 0x1000_0000
+    guard abs(distance) > 4 else { return nil }
+    let value = Float(magnitude)
+    return negative ? -value : value
   }
 }
