@@ -117,13 +117,10 @@ func isDecimalNumber(_ text: String) -> Bool {
 }
 
 /// The `Float` nearest the plain decimal `text` (as `isDecimalNumber` takes it) when a `Double`
-/// computation decides it; `nil` leaves the text to `Float(_:)`. Recorders print their values
-/// with up to 19 significant digits (`2.052445140000000094e+02`), beyond the exact one-operation
-/// conversion of JSON numbers: here the digits make a `UInt64`, rounded to a `Double` and scaled
-/// by an exact power of ten, two roundings that put the `Double` within two of its units of the
-/// decimal's value. Unless a float midpoint lies within four units of it, the value and the
-/// `Double` round to the same `Float`; so only results that are normal floats far from every
-/// midpoint are taken (the library's `strtof` was a third of loading a libmypaint recording).
+/// computation decides it (`ShortDecimal.float`); `nil` leaves the text to `Float(_:)`. Recorders
+/// print their values with up to 19 significant digits (`2.052445140000000094e+02`), more than
+/// the JSON reader's exact one-operation conversion takes (the library's `strtof` was a third of
+/// loading a libmypaint recording).
 func nearestFloat(_ text: String) -> Float? {
   var text = text
   return text.withUTF8 { bytes -> Float? in
@@ -168,17 +165,7 @@ func nearestFloat(_ text: String) -> Float? {
       }
       exponent &+= writtenNegative ? -written : written
     }
-    guard i == bytes.count else { return nil }
-    guard significand != 0 else { return negative ? -0.0 : 0.0 }
-    guard exponent >= -22, exponent <= 22 else { return nil }
-    var power: Double = 1
-    for _ in 0..<abs(exponent) { power *= 10 }
-    let whole = Double(significand)
-    let magnitude = exponent < 0 ? whole / power : whole * power
-    guard magnitude >= 0x1p-125, magnitude <= 0x1p127 else { return nil }
-    let distance = Int(magnitude.bitPattern & 0x1FFF_FFFF) - 0x1000_0000
-    guard abs(distance) > 4 else { return nil }
-    let value = Float(magnitude)
-    return negative ? -value : value
+    guard i == bytes.count, exponent >= -22, exponent <= 22 else { return nil }
+    return ShortDecimal(negative: negative, significand: significand, exponent: exponent).float
   }
 }

@@ -335,12 +335,21 @@ struct ShortDecimal {
     return negative ? -magnitude : magnitude
   }
 
-  /// The correctly rounded `Float`, when the `Double` decides it. Every value in the fast range
-  /// (10^-22 … 2^53 · 10^22) is a normal float, or zero.
+  /// The correctly rounded `Float`, when the `Double` decides it (the exponent within ±22).
+  /// With a significand up to 2^53 the `Double` is correctly rounded and only a midpoint itself
+  /// is in doubt. A longer one (up to 19 digits, as recorders print) is rounded to a `Double`
+  /// before it is scaled: two roundings, which leave the `Double` within two of its units of the
+  /// decimal, so it must stay more than four units clear of every float midpoint. Values from
+  /// 10^-22 up are normal floats; those beyond 2^127 are left to the library too.
   var float: Float? {
     let value = double
     // A float midpoint has a 1 just below the float's last bit and nothing after it.
-    guard value.bitPattern & 0x1FFF_FFFF != 0x1000_0000 else { return nil }
+    let belowFloat = value.bitPattern & 0x1FFF_FFFF
+    if significand <= 1 << 53 {
+      guard belowFloat != 0x1000_0000 else { return nil }
+    } else {
+      guard abs(Int(belowFloat) - 0x1000_0000) > 4, abs(value) <= 0x1p127 else { return nil }
+    }
     return Float(value)
   }
 }

@@ -624,23 +624,19 @@ public enum PenBrush {
   static func appendArc(
     center: Point, radius: Float, from: Point, to: Point, reversed: Bool = false, into points: inout [Point]
   ) {
-    // Most joins of a stroke sampled every pixel or two turn by a fraction of an arc step, which
-    // adds no point. The sagitta of the chord says so without trigonometry: at most a quarter of
-    // the tolerance means at most about half a step (the arc below would find one step, no point).
-    // The sagitta r − √(r² − h²) of half-chord h is at most ε exactly when r ≤ ε or
-    // h² ≤ 2rε − ε², which needs no square root.
-    let epsilon = arcTolerance * 0.25
+    // Most joins of a stroke sampled every pixel or two turn by less than an arc step, which adds
+    // no point. The sagitta of the chord says so without trigonometry. Above the tolerance the
+    // step is the turn whose sagitta is the tolerance, so a sagitta of at most nine tenths of it
+    // means a turn of at most about 0.95 of a step (at a thumbnail's half-pixel radius, this
+    // spares the arctangent for half the joins that turn by more than a quarter of a step); at or
+    // below it (a step of a quarter turn) the test keeps to a quarter of the tolerance. The sagitta
+    // r − √(r² − h²) of half-chord h is at most ε exactly when r ≤ ε or h² ≤ 2rε − ε², which needs
+    // no square root.
+    let epsilon = radius > arcTolerance ? arcTolerance * 0.9 : arcTolerance * 0.25
     let chord = to - from
-    let halfChordSquared = (chord.x * chord.x + chord.y * chord.y) * 0.25
-    if radius <= epsilon || halfChordSquared <= (2 * radius - epsilon) * epsilon {
+    if radius <= epsilon || (chord.x * chord.x + chord.y * chord.y) * 0.25 <= (2 * radius - epsilon) * epsilon
+    {
       return
-    }
-    // Above the tolerance the step is the turn whose sagitta is the tolerance, so a sagitta of
-    // at most nine tenths of it means a turn of at most about 0.95 of a step: still one step and
-    // no point (at a thumbnail's half-pixel radius, half the joins that reached the arctangent).
-    if radius > arcTolerance {
-      let nearStep = arcTolerance * 0.9
-      if halfChordSquared <= (2 * radius - nearStep) * nearStep { return }
     }
     let a = from - center
     let b = to - center
