@@ -414,6 +414,13 @@ void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int heigh
   enum { AHEAD = 8 };
   const intptr_t bytes = 4 * (intptr_t)width;
   const uintptr_t origin = (uintptr_t)out;
+  if (out_stride == bytes) {
+    // Whole image rows: one run, which the hardware prefetcher follows on its own.
+    uint32_t *pixels = (uint32_t *)out;
+    const size_t count = (size_t)width * (size_t)(height > 0 ? height : 0);
+    for (size_t i = 0; i < count; i++) pixels[i] = pixel;
+    return;
+  }
   for (int y = 0; y < height; y++) {
     const intptr_t ahead =
         y + AHEAD < height ? (y + AHEAD) * out_stride : bytes + (y + AHEAD - height) * out_stride;

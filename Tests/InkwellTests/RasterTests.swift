@@ -249,6 +249,51 @@ struct TileShortcutTests {
     #expect(image.pixel(x: 100, y: 10) != image.pixel(x: 40, y: 10))
   }
 
+  @Test("runs of untouched tiles (within a row, whole rows, the ragged edge) get the background's bytes")
+  func untouchedTileRuns() {
+    // 200 × 170: seven tile columns (the last 8 pixels wide) and six rows (the last 10 high).
+    let (width, height) = (200, 170)
+    let marks: [(Float, Float, Float, Float)] = [
+      (3.5, 2.25, 20, 9), (100.5, 40, 110, 60.75), (197, 100, 200, 101.5), (40, 160, 44, 170),
+    ]
+    let primitives = marks.map { x0, y0, x1, y1 in
+      Primitive(
+        path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]),
+        color: LinearColor(Color(red: 0.1, green: 0.2, blue: 0.6, alpha: 0.8)))
+    }
+    let renderer = Renderer(threads: 1)
+    let bins = Renderer.bin(primitives, width: width, height: height)
+    let expected = LockedBytes(count: width * height * 4)
+    let kernels = renderer.rasterizer.kernels
+    renderer.rasterizer.renderTiles(bins, primitives: primitives, background: LinearColor(.white), threads: 1)
+    {
+      col, row, tile in
+      let w = Swift.min(32, width - col * 32)
+      let h = Swift.min(32, height - row * 32)
+      expected.withBytes { bytes in
+        kernels.resolveSRGB8(tile, w, h, bytes + (row * 32 * width + col * 32) * 4, width * 4)
+      }
+    }
+    for threads in [1, 2] {
+      var image = RGBA8Image(
+        width: width, height: height, pixels: [UInt8](repeating: 0xA5, count: width * height * 4))
+      Renderer(threads: threads).render(primitives, into: &image, background: .white)
+      let differing = zip(image.pixels, expected.bytes).filter { $0 != $1 }.count
+      #expect(differing == 0, "\(threads) thread(s)")
+    }
+    // The public per-tile form still hands over each untouched tile on its own: all but the four
+    // the marks touch (rows 2 and 4 entirely).
+    let untouched = LockedBytes(count: 7 * 6)
+    renderer.rasterizer.renderTilesSkippingEmpty(
+      bins, primitives: primitives, background: LinearColor(.white), threads: 1
+    ) { col, row, tile in
+      if tile == nil { untouched.withBytes { $0[row * 7 + col] += 1 } }
+    }
+    var touched = [UInt8](repeating: 1, count: 7 * 6)
+    for (col, row) in [(0, 0), (3, 1), (6, 3), (1, 5)] { touched[row * 7 + col] = 0 }
+    #expect(untouched.bytes == touched)
+  }
+
   @Test("rendering into an image overwrites every pixel with what a fresh render gives")
   func renderInto() {
     let drawing = randomDrawing(seed: 5, count: 40, width: 150, height: 90)

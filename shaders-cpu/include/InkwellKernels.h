@@ -188,6 +188,7 @@ void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *ou
 /// Writes the 32-bit `pixel` to the `width` × `height` pixels at `out`, whose rows are
 /// `out_stride` bytes apart (`out` and `out_stride` multiples of 4), asking for the cache lines of
 /// the rows ahead and of the `height` rows to the right (the next tile a worker writes) as it goes.
+/// Rows `4 · width` bytes apart (whole image rows) are written as one run, without the requests.
 void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int height, uint32_t pixel);
 
 /// The nearest 8-bit sRGB code of each of `count` linear values (clamped to 0…1; NaN gives 0).

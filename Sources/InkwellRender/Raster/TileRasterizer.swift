@@ -98,15 +98,15 @@ public struct TileRasterizer: Sendable {
     let resolve = kernels.resolveSRGB8
     let size = TileGrid.tileSize
     forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
-      col, row, tile, uniform in
+      col, row, tile, uniform, run in
       let x0 = col * size
       let y0 = row * size
-      let w = Swift.min(size, grid.width - x0)
+      let w = Swift.min(size * run, grid.width - x0)
       let h = Swift.min(size, grid.height - y0)
       let corner = output.base + (y0 * grid.width + x0) * 4
       func fill(_ pixel: UInt32) { inkwell_fill_pixels(corner, grid.width * 4, Int32(w), Int32(h), pixel) }
       guard let tile else {
-        // No primitive touches the tile: every pixel is the background's.
+        // No primitive touches these `run` tiles: every pixel is the background's.
         fill(backgroundPixel)
         return
       }
@@ -154,7 +154,7 @@ public struct TileRasterizer: Sendable {
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>) -> Void
   ) {
     forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: false) {
-      col, row, tile, _ in sink(col, row, tile!)
+      col, row, tile, _, _ in sink(col, row, tile!)
     }
   }
 
@@ -165,7 +165,8 @@ public struct TileRasterizer: Sendable {
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
   ) {
     forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
-      col, row, tile, _ in sink(col, row, tile)
+      col, row, tile, _, run in
+      for k in 0..<run { sink(col + k, row, tile) }
     }
   }
 
@@ -196,10 +197,12 @@ public struct TileRasterizer: Sendable {
   }
 
   /// Renders every tile; `sink` gets `nil` for a tile that no primitive touches when `skipEmpty`,
-  /// and whether every pixel of the tile holds the same color.
+  /// whether every pixel of the tile holds the same color, and how many tiles from the column on
+  /// it stands for: a run of untouched tiles in a row comes as one `nil` (their pixels are written
+  /// in one pass, whole image rows where the tile row is empty), any other tile as 1.
   private func forEachTile(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int, skipEmpty: Bool,
-    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, Bool) -> Void
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, Bool, Int) -> Void
   ) {
     let grid = bins.grid
     guard grid.tileCount > 0 else { return }
@@ -251,14 +254,24 @@ public struct TileRasterizer: Sendable {
                     defer { scratch.deallocate() }
                     scheduler.forEachJob(grid.tilesY, workers) { row, worker in
                       let scratch = scratch.buffers(for: worker)
-                      for col in 0..<grid.tilesX {
+                      var col = 0
+                      while col < grid.tilesX {
                         let tileIndex = row * grid.tilesX + col
                         if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
-                          sink(col, row, nil, true)
+                          var end = col + 1
+                          let rowStart = row * grid.tilesX
+                          while end < grid.tilesX,
+                            scene.entryStart[rowStart + end] == scene.entryStart[rowStart + end + 1]
+                          {
+                            end += 1
+                          }
+                          sink(col, row, nil, true, end - col)
+                          col = end
                           continue
                         }
                         let uniform = composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
-                        sink(col, row, scratch.tile, uniform)
+                        sink(col, row, scratch.tile, uniform, 1)
+                        col += 1
                       }
                     }
                   }
