@@ -105,10 +105,58 @@ void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1, 
   accumulate_line(cells, x0, y0, x1, y1);
 }
 
+void inkwell_scalar_accumulate_row(float *cells, int row, float xa, float xb, float dy) {
+  accumulate_row(cells, row, xa, xb, dy);
+}
+
+// Whether a row segment from → to spans more than two cells, as the vector levels decide it.
+static inline int segment_is_wide(float from, float to) {
+  float xl = from < to ? from : to;
+  float xr = from < to ? to : from;
+  int cl = (int)xl;
+  if (cl > T) cl = T;
+  return xr > (float)cl + 2.0f;
+}
+
+// Whether a piece is short: it adds nothing (level, or not a number), or crosses at most two pixel
+// rows and at most two cells of each, computed with the operations of the vector levels' batch
+// (lanes.h), which takes exactly these pieces in the first pass of a chunk.
+static inline int piece_is_short(const float *l) {
+  float x0 = clampf(l[0], 0.0f, (float)T), y0 = clampf(l[1], 0.0f, (float)T);
+  float x1 = clampf(l[2], 0.0f, (float)T), y1 = clampf(l[3], 0.0f, (float)T);
+  if (y0 == y1 || x0 != x0 || y0 != y0 || x1 != x1 || y1 != y1) return 1;
+  int down = y0 > y1;
+  float ya = down ? y1 : y0, yb = down ? y0 : y1;
+  float xa = down ? x1 : x0, xb = down ? x0 : x1;
+  int r0 = (int)ya;
+  int r1 = (int)yb;
+  if ((float)r1 < yb) r1 += 1;
+  int rows = r1 - r0;
+  if (rows > 2) return 0;
+  if (rows < 2) return !segment_is_wide(xa, xb);
+  float ym = (float)(r0 + 1);
+  float dxdy = (xb - xa) / (yb - ya);
+  float xm = clampf(xa + (ym - ya) * dxdy, 0.0f, (float)T);
+  float xe = clampf(xa + (yb - ya) * dxdy, 0.0f, (float)T);
+  return !segment_is_wide(xa, xm) && !segment_is_wide(xm, xe);
+}
+
 void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count) {
-  for (size_t i = 0; i < count; i++) {
-    const float *l = lines + 4 * i;
-    accumulate_line(cells, l[0], l[1], l[2], l[3]);
+  // Per chunk, the short pieces in order, then the others in order (see INKWELL_LINE_CHUNK).
+  for (size_t chunk = 0; chunk < count; chunk += INKWELL_LINE_CHUNK) {
+    const size_t end = count - chunk < INKWELL_LINE_CHUNK ? count : chunk + INKWELL_LINE_CHUNK;
+    unsigned char is_short[INKWELL_LINE_CHUNK];
+    SCALAR_LOOP
+    for (size_t i = chunk; i < end; i++) {
+      const float *l = lines + 4 * i;
+      is_short[i - chunk] = (unsigned char)piece_is_short(l);
+      if (is_short[i - chunk]) accumulate_line(cells, l[0], l[1], l[2], l[3]);
+    }
+    SCALAR_LOOP
+    for (size_t i = chunk; i < end; i++) {
+      const float *l = lines + 4 * i;
+      if (!is_short[i - chunk]) accumulate_line(cells, l[0], l[1], l[2], l[3]);
+    }
   }
 }
 

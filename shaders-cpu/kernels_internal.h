@@ -34,6 +34,7 @@ INKWELL_HIDDEN const float *inkwell_srgb_dither_starts(void);
 INKWELL_HIDDEN void inkwell_scalar_accumulate_line(float *cells, float x0, float y0, float x1,
                                                    float y1);
 INKWELL_HIDDEN void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count);
+INKWELL_HIDDEN void inkwell_scalar_accumulate_row(float *cells, int row, float xa, float xb, float dy);
 
 // Asks for the cache lines of `bytes` bytes of an image row at address `row`, for writing (the
 // 8-bit resolve and the one-color tile fill ask a few rows ahead of their stores). The address is

@@ -133,12 +133,13 @@ static inline __attribute__((always_inline)) VI lane_numbers(void) {
 // which are about a pixel long). That is at most three adds a row; adds that would carry nothing
 // go to spare cells past INKWELL_CELL_COUNT, one per lane and slot, so that no add waits on an
 // unrelated one. The adds themselves then run in piece order, so each cell sums the same values
-// in the same order as the scalar loop: bit-identical. Longer pieces take the scalar path in
-// their turn (a vector form across their rows measured no faster: most span three rows). The
-// scalar loop spent most of its time on the dependent chain of branch, convert and compare per
-// piece; the vector form has no data-dependent branch.
+// in the same order as the scalar loop: bit-identical. Longer pieces are set aside for the
+// second pass of their chunk (INKWELL_LINE_CHUNK; the scalar level and the reference keep the
+// same order). The scalar loop spent most of its time on the dependent chain of branch, convert
+// and compare per piece; the vector form has no data-dependent branch.
 static inline __attribute__((always_inline)) void accumulate_batch(float *cells, const float *lines,
-                                                                  VF box[4]) {
+                                                                  const float *origin, VF box[4],
+                                                                  const float **deferred, int *deferred_count) {
   const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
   VF x0, y0, x1, y1;
   for (int l = 0; l < LANES; l++) {
@@ -197,8 +198,7 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   if (__builtin_reduce_or(slow)) {
     for (int l = 0; l < LANES; l++) {
       if (slow[l]) {
-        const float *p = lines + 4 * l;
-        inkwell_scalar_accumulate_line(cells, p[0], p[1], p[2], p[3]);
+        deferred[(*deferred_count)++] = origin + 4 * l;
         continue;
       }
       for (int k = 0; k < 6; k++) cells[at[k][l]] += add[k][l];
@@ -210,15 +210,140 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   }
 }
 
+// The second pass: each long piece is cut into its row segments exactly as the scalar
+// accumulate_line cuts it (each row's ends from the piece's own slope), and the segments,
+// gathered over the chunk's long pieces, are added LANES at a time with the batch's one-row form,
+// in order; a segment across more than two cells takes the scalar row in its turn. The same adds
+// in the same order as the scalar loop over the long pieces, so bit-identical; and the batches
+// are full, where a wider first-pass batch paid for the one long piece it usually held (tried and
+// dropped, docs/performance.md). Notes fill about 0.95× the time, sketch 0.95× (interleaved
+// runs); notes and the highlighter render to the same bytes as in piece order, sketch differs in
+// two bytes, by one.
+
+// The row segments of the long pieces of a chunk, structure of arrays, LANES spare slots so that a
+// partial last batch can be read whole.
+enum { SEGMENT_CAPACITY = 512 };
+typedef struct {
+  int32_t row[SEGMENT_CAPACITY + LANES];
+  float from[SEGMENT_CAPACITY + LANES];
+  float to[SEGMENT_CAPACITY + LANES];
+  float dy[SEGMENT_CAPACITY + LANES];
+  int count;
+} row_segments;
+
+static inline __attribute__((always_inline)) float clamp_scalar(float v) {
+  return v < 0.0f ? 0.0f : (v > (float)T ? (float)T : v);
+}
+
+// Adds the segments, LANES at a time, in order: one-row pieces to the batch's segment form; a
+// segment across more than two cells goes to the scalar row in its turn.
+static void add_segments(float *cells, row_segments *segments) {
+  const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
+  const int count = segments->count;
+  for (int i = 0; i < count; i += LANES) {
+    VI none = (lane_numbers() + i) >= splat_int(count);
+    VI row;
+    __builtin_memcpy(&row, segments->row + i, sizeof row);
+    row = blend_int(none, splat_int(0), row);
+    VF from = blend(none, splat(0.0f), load(segments->from + i));
+    VF to = blend(none, splat(0.0f), load(segments->to + i));
+    VF dy = blend(none, splat(0.0f), load(segments->dy + i));
+    VI index[3];
+    VF value[3];
+    VI wide;
+    segment_adds(row, from, to, dy, none, spare, index, value, &wide);
+    int32_t at[3][LANES];
+    float add[3][LANES];
+    for (int k = 0; k < 3; k++) {
+      __builtin_memcpy(at[k], &index[k], sizeof index[k]);
+      __builtin_memcpy(add[k], &value[k], sizeof value[k]);
+    }
+    if (__builtin_reduce_or(wide)) {
+      for (int l = 0; l < LANES; l++) {
+        if (wide[l]) {
+          inkwell_scalar_accumulate_row(cells, row[l], from[l], to[l], dy[l]);
+          continue;
+        }
+        for (int k = 0; k < 3; k++) cells[at[k][l]] += add[k][l];
+      }
+    } else {
+      for (int l = 0; l < LANES; l++) {
+        for (int k = 0; k < 3; k++) cells[at[k][l]] += add[k][l];
+      }
+    }
+  }
+  segments->count = 0;
+}
+
+// A long piece's row segments, as the scalar accumulate_line (kernels.c) makes them, written from
+// slot `n` on; returns the next free slot.
+static inline __attribute__((always_inline)) int split_rows(const float *p, int32_t *restrict rows,
+                                                            float *restrict froms, float *restrict tos,
+                                                            float *restrict dys, int n) {
+  float x0 = clamp_scalar(p[0]), y0 = clamp_scalar(p[1]), x1 = clamp_scalar(p[2]), y1 = clamp_scalar(p[3]);
+  float dir = 1.0f;
+  if (y0 > y1) {
+    float t = y0; y0 = y1; y1 = t;
+    t = x0; x0 = x1; x1 = t;
+    dir = -1.0f;
+  }
+  int r0 = (int)y0;
+  int r1 = (int)y1;
+  if ((float)r1 < y1) r1 += 1;
+  if (r1 > T) r1 = T;
+  if (r1 - r0 == 1) {
+    rows[n] = r0;
+    froms[n] = x0;
+    tos[n] = x1;
+    dys[n] = (y1 - y0) * dir;
+    return n + 1;
+  }
+  float dxdy = (x1 - x0) / (y1 - y0);
+  float ya = y0, xa = x0;
+  for (int r = r0; r < r1; r++) {
+    float yb = (float)(r + 1) < y1 ? (float)(r + 1) : y1;
+    float xb = clamp_scalar(x0 + (yb - y0) * dxdy);
+    rows[n] = r;
+    froms[n] = xa;
+    tos[n] = xb;
+    dys[n] = (yb - ya) * dir;
+    n += yb > ya;
+    ya = yb;
+    xa = xb;
+  }
+  return n;
+}
+
 static inline __attribute__((always_inline)) void accumulate_all(float *cells, const float *lines,
                                                                 size_t count, VF box[4]) {
-  size_t i = 0;
-  for (; i + LANES <= count; i += LANES) accumulate_batch(cells, lines + 4 * i, box);
-  if (i < count) {
-    // The last few pieces, padded with level ones (which add nothing) to a full batch.
-    float rest[4 * LANES] = {0};
-    __builtin_memcpy(rest, lines + 4 * i, (count - i) * 4 * sizeof(float));
-    accumulate_batch(cells, rest, box);
+  const float *deferred[INKWELL_LINE_CHUNK];
+  row_segments segments;
+  segments.count = 0;
+  for (size_t chunk = 0; chunk < count; chunk += INKWELL_LINE_CHUNK) {
+    const size_t end = count - chunk < INKWELL_LINE_CHUNK ? count : chunk + INKWELL_LINE_CHUNK;
+    int deferred_count = 0;
+    size_t i = chunk;
+    for (; i + LANES <= end; i += LANES) {
+      accumulate_batch(cells, lines + 4 * i, lines + 4 * i, box, deferred, &deferred_count);
+    }
+    if (i < end) {
+      // The last few pieces, padded with level ones (which add nothing) to a full batch.
+      float rest[4 * LANES] = {0};
+      __builtin_memcpy(rest, lines + 4 * i, (end - i) * 4 * sizeof(float));
+      accumulate_batch(cells, rest, lines + 4 * i, box, deferred, &deferred_count);
+    }
+    // Then the chunk's long pieces, in order, row by row.
+    int n = 0;
+    for (int d = 0; d < deferred_count; d++) {
+      if (n > SEGMENT_CAPACITY - (T + 1)) {
+        segments.count = n;
+        add_segments(cells, &segments);
+        n = 0;
+      }
+      n = split_rows(deferred[d], segments.row, segments.from, segments.to, segments.dy, n);
+    }
+    segments.count = n;
+    if (segments.count > 0) add_segments(cells, &segments);
   }
 }
 

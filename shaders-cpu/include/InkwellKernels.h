@@ -35,8 +35,9 @@
 // level does a binary search over 255 thresholds, the vector levels look up a coarse bucket from
 // the float's upper 16 bits and make one compare (srgb8_buckets.c), proved equal to the search
 // for every float by an exhaustive check (shaders-cpu/README.md). Line accumulation runs across
-// pieces instead of rows (a lane computes one piece's adds) and then adds them in piece order, so
-// each cell sums the same values in the same order as the scalar level. Two documented preconditions,
+// pieces instead of rows (a lane computes one piece's adds, or one row segment of a long piece)
+// and then adds them in the order INKWELL_LINE_CHUNK defines, so each cell sums the same values
+// in the same order as the scalar level. Two documented preconditions,
 // which the rasterizer guarantees: colors are finite, and the tile holds no −0 and no NaN (the
 // vector compositors skip groups of pixels whose coverage is all zero, where the formula would
 // only turn −0 into +0). Non-finite tile values are outside the contract of the 8-bit resolve.
@@ -66,6 +67,11 @@ extern "C" {
 #define INKWELL_CELL_BUFFER_COUNT 1184
 /// Floats in one plane of a color tile.
 #define INKWELL_TILE_PIXELS 1024
+/// Lines accumulated together take this many at a time, and within each such chunk first the
+/// short ones in order (level or not a number, or across at most two pixel rows and at most two
+/// cells of each), then the others in order. Every level and the reference keep this order, so a
+/// cell sums the same values in the same order whatever the level.
+#define INKWELL_LINE_CHUNK 256
 // (Plain numbers, so that Swift imports them; kernels.c checks them against INKWELL_TILE.)
 /// Byte alignment that lets the kernels use aligned full-width loads (they also accept less).
 #define INKWELL_KERNEL_ALIGNMENT 64
@@ -146,7 +152,8 @@ size_t inkwell_bin_edges_in_tile(const float *points, size_t first, size_t end, 
                                  int32_t local_tile, float width, float top, float bottom,
                                  inkwell_tile_piece *pieces, size_t *count, size_t capacity);
 
-/// `inkwell_accumulate_line` for `count` lines stored as x0, y0, x1, y1 quadruples, in order.
+/// `inkwell_accumulate_line` for `count` lines stored as x0, y0, x1, y1 quadruples, in the order
+/// INKWELL_LINE_CHUNK describes.
 void inkwell_accumulate_lines(float *cells, const float *lines, size_t count);
 
 /// Adds `winding` to the first cell of each row, so every pixel of the tile starts from it.

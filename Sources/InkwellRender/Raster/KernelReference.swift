@@ -115,13 +115,54 @@ public enum KernelReference {
     }
   }
 
+  /// `accumulateLine` for `count` lines (x0, y0, x1, y1 each) in chunks of INKWELL_LINE_CHUNK:
+  /// within a chunk the short lines first, in order, then the others, in order.
   public static func accumulateLines(
     cells: UnsafeMutablePointer<Float>, lines: UnsafePointer<Float>, count: Int
   ) {
-    for i in 0..<count {
-      let l = lines + 4 * i
-      accumulateLine(cells: cells, l[0], l[1], l[2], l[3])
+    let chunk = Int(INKWELL_LINE_CHUNK)
+    var start = 0
+    while start < count {
+      let end = Swift.min(start + chunk, count)
+      let short = (start..<end).map { isShortLine(lines + 4 * $0) }
+      for pass in [true, false] {
+        for i in start..<end where short[i - start] == pass {
+          let l = lines + 4 * i
+          accumulateLine(cells: cells, l[0], l[1], l[2], l[3])
+        }
+      }
+      start = end
     }
+  }
+
+  /// Whether a row segment from `a` to `b` spans more than two cells, as the vector levels decide.
+  static func segmentIsWide(_ a: Float, _ b: Float) -> Bool {
+    let xl = a < b ? a : b
+    let xr = a < b ? b : a
+    let cl = Swift.min(Int(xl), tile)
+    return xr > Float(cl) + 2
+  }
+
+  /// Whether a line is short: it adds nothing (level, or not a number), or it crosses at most two
+  /// pixel rows and at most two cells of each, with the vector levels' operations (lanes.h).
+  static func isShortLine(_ l: UnsafePointer<Float>) -> Bool {
+    let t = Float(tile)
+    let (x0, y0, x1, y1) = (clamp(l[0], 0, t), clamp(l[1], 0, t), clamp(l[2], 0, t), clamp(l[3], 0, t))
+    if y0 == y1 || x0.isNaN || y0.isNaN || x1.isNaN || y1.isNaN { return true }
+    let down = y0 > y1
+    let (ya, yb) = down ? (y1, y0) : (y0, y1)
+    let (xa, xb) = down ? (x1, x0) : (x0, x1)
+    let r0 = Int(ya)
+    var r1 = Int(yb)
+    if Float(r1) < yb { r1 += 1 }
+    let rows = r1 - r0
+    if rows > 2 { return false }
+    if rows < 2 { return !segmentIsWide(xa, xb) }
+    let ym = Float(r0 + 1)
+    let dxdy = (xb - xa) / (yb - ya)
+    let xm = clamp(xa + (ym - ya) * dxdy, 0, t)
+    let xe = clamp(xa + (yb - ya) * dxdy, 0, t)
+    return !segmentIsWide(xa, xm) && !segmentIsWide(xm, xe)
   }
 
   public static func addBackdrop(cells: UnsafeMutablePointer<Float>, _ winding: Float) {
