@@ -152,6 +152,14 @@ size_t inkwell_bin_edges_in_tile(const float *points, size_t first, size_t end, 
                                  int32_t local_tile, float width, float top, float bottom,
                                  inkwell_tile_piece *pieces, size_t *count, size_t capacity);
 
+/// Asks for the cache lines of up to the first 64 of `count` lines (x0, y0, x1, y1 quadruples),
+/// for reading: the rasterizer names the next tile entry's pieces while it fills the current one.
+static inline void inkwell_prefetch_lines(const float *lines, size_t count) {
+  const char *bytes = (const char *)lines;
+  const size_t size = (count < 64 ? count : 64) * 4 * sizeof(float);
+  for (size_t offset = 0; offset < size; offset += 64) __builtin_prefetch(bytes + offset, 0, 3);
+}
+
 /// `inkwell_accumulate_line` for `count` lines stored as x0, y0, x1, y1 quadruples, in the order
 /// INKWELL_LINE_CHUNK describes.
 void inkwell_accumulate_lines(float *cells, const float *lines, size_t count);

@@ -308,10 +308,14 @@ public struct TileRasterizer: Sendable {
         break
       }
     }
+    // The pieces of each entry were written by binning long before; each entry asks for the next
+    // one's while it fills (the first while the tile is cleared), so they arrive in time.
+    if start < end { Self.prefetchPieces(of: scene.entries![start], scene: scene) }
     kernels.fillTile(scratch.tile, base)
     var uniform = true
     var index = start
     while index < end {
+      if index + 1 < end { Self.prefetchPieces(of: scene.entries![index + 1], scene: scene) }
       let entry = scene.entries![index]
       let primitive = Int(entry.primitive)
       let color = scene.colors + 4 * primitive
@@ -333,6 +337,12 @@ public struct TileRasterizer: Sendable {
         Float(entry.backdrop), rule, color)
     }
     return uniform
+  }
+
+  @inline(__always)
+  private static func prefetchPieces(of entry: TileEntry, scene: SceneView) {
+    guard entry.segmentCount > 0, let base = scene.segments[Int(entry.run)] else { return }
+    inkwell_prefetch_lines(base + 4 * Int(entry.segmentStart), Int(entry.segmentCount))
   }
 
   /// Composites a masked primitive whose entries in this tile start at `index` (fill, then clip,
