@@ -236,10 +236,15 @@ static inline __attribute__((always_inline)) float clamp_scalar(float v) {
 }
 
 // Adds the segments, LANES at a time, in order: one-row pieces to the batch's segment form; a
-// segment across more than two cells goes to the scalar row in its turn.
+// segment across more than two cells goes to the scalar row in its turn. The slots past the last
+// segment are zeroed first, so that a partial last batch reads defined values (masked off).
 static void add_segments(float *cells, row_segments *segments) {
   const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
   const int count = segments->count;
+  for (int k = count; k < count + LANES; k++) {
+    segments->row[k] = 0;
+    segments->from[k] = segments->to[k] = segments->dy[k] = 0.0f;
+  }
   for (int i = 0; i < count; i += LANES) {
     VI none = (lane_numbers() + i) >= splat_int(count);
     VI row;
