@@ -343,8 +343,38 @@ public struct TileBinner {
     backdropDelta[localRow * (cols + 1) + col + 1] &+= winding
   }
 
+  /// `emit` for a path whose region is one tile (a short stroke on a small canvas): its pieces
+  /// are that tile's in the order they came, with no sort by tile.
+  private mutating func emitOneTile(region: Region, rule: FillRule, index: Int, role: TileEntry.Role) {
+    let count = pieceCount
+    let winding = backdropDelta[0]
+    let solid: Bool
+    switch rule {
+    case .nonZero: solid = winding != 0
+    case .evenOdd: solid = winding & 1 != 0
+    }
+    guard count > 0 || solid else { return }
+    let base = segments.count
+    let pieces = self.pieces
+    segments.reserveCapacity(base + count)
+    for i in 0..<count {
+      let piece = pieces[i]
+      segments.append(TileSegment(x0: piece.x0, y0: piece.y0, x1: piece.x1, y1: piece.y1))
+    }
+    entries.append(
+      TileEntry(
+        primitive: UInt32(truncatingIfNeeded: index), backdrop: winding,
+        segmentStart: UInt32(truncatingIfNeeded: base), segmentCount: UInt32(truncatingIfNeeded: count),
+        role: role))
+    entryTiles.append(Int32((region.row0 - rowOffset) * grid.tilesX + region.col0))
+  }
+
   private mutating func emit(region: Region, rule: FillRule, index: Int, role: TileEntry.Role) {
     let tiles = region.rows * region.cols
+    if tiles == 1 {
+      emitOneTile(region: region, rule: rule, index: index, role: role)
+      return
+    }
     tileCounts.removeAll(keepingCapacity: true)
     tileCounts.append(contentsOf: repeatElement(0, count: tiles + 1))
     let count = pieceCount
