@@ -348,12 +348,7 @@ public struct TileBinner {
   private mutating func emitOneTile(region: Region, rule: FillRule, index: Int, role: TileEntry.Role) {
     let count = pieceCount
     let winding = backdropDelta[0]
-    let solid: Bool
-    switch rule {
-    case .nonZero: solid = winding != 0
-    case .evenOdd: solid = winding & 1 != 0
-    }
-    guard count > 0 || solid else { return }
+    guard count > 0 || rule.covers(winding: winding) else { return }
     let base = segments.count
     let pieces = self.pieces
     segments.reserveCapacity(base + count)
@@ -408,12 +403,7 @@ public struct TileBinner {
         let local = row * region.cols + col
         let first = Int(tileCounts[local])
         let count = Int(tileCounts[local + 1]) - first
-        let solid: Bool
-        switch rule {
-        case .nonZero: solid = winding != 0
-        case .evenOdd: solid = winding & 1 != 0
-        }
-        guard count > 0 || solid else { continue }
+        guard count > 0 || rule.covers(winding: winding) else { continue }
         let tile = (region.row0 - rowOffset + row) * grid.tilesX + region.col0 + col
         entries.append(
           TileEntry(
@@ -627,5 +617,12 @@ private struct ContourWalker {
       ? TileSegment(x0: 0, y0: y, x1: 0, y1: tile)
       : TileSegment(x0: 0, y0: tile, x1: 0, y1: y)
     binner.addPiece(localTile: (row - region.row0) * region.cols + (col - region.col0), segment)
+  }
+}
+
+extension FillRule {
+  /// Whether a point with this winding number is inside under the rule.
+  @inline(__always) func covers(winding: Int32) -> Bool {
+    self == .nonZero ? winding != 0 : winding & 1 != 0
   }
 }

@@ -409,7 +409,7 @@ public struct TileRasterizer: Sendable {
 
   /// Whether a winding number is inside under `rule`.
   @inline(__always) static func covers(_ winding: Int32, _ rule: FillRule) -> Bool {
-    rule == .nonZero ? winding != 0 : winding & 1 != 0
+    rule.covers(winding: winding)
   }
 }
 
