@@ -226,12 +226,11 @@ struct TileShortcutTests {
     }
   }
 
-  @Test("tiles of one color resolve to the bytes a full resolve of each tile gives")
-  func uniformTiles() {
-    let (width, height) = (176, 100)
-    let primitives = Self.stackedRectangles()
-    let renderer = Renderer(threads: 1)
-    let image = renderer.render(primitives, width: width, height: height, background: .white)
+  /// The 8-bit image as every tile composited whole and resolved on its own, without the
+  /// rasterizer's shortcuts for empty and one-color tiles.
+  static func tileByTileBytes(
+    _ primitives: [Primitive], width: Int, height: Int, renderer: Renderer
+  ) -> [UInt8] {
     let bins = Renderer.bin(primitives, width: width, height: height)
     let expected = LockedBytes(count: width * height * 4)
     let kernels = renderer.rasterizer.kernels
@@ -244,7 +243,17 @@ struct TileShortcutTests {
         kernels.resolveSRGB8(tile, w, h, bytes + (row * 32 * width + col * 32) * 4, width * 4)
       }
     }
-    #expect(image.pixels == expected.bytes)
+    return expected.bytes
+  }
+
+  @Test("tiles of one color resolve to the bytes a full resolve of each tile gives")
+  func uniformTiles() {
+    let (width, height) = (176, 100)
+    let primitives = Self.stackedRectangles()
+    let renderer = Renderer(threads: 1)
+    let image = renderer.render(primitives, width: width, height: height, background: .white)
+    let expected = Self.tileByTileBytes(primitives, width: width, height: height, renderer: renderer)
+    #expect(image.pixels == expected)
     // Both shortcuts were taken: solid-only tiles and mixed ones.
     #expect(image.pixel(x: 100, y: 10) != image.pixel(x: 40, y: 10))
   }
@@ -263,22 +272,12 @@ struct TileShortcutTests {
     }
     let renderer = Renderer(threads: 1)
     let bins = Renderer.bin(primitives, width: width, height: height)
-    let expected = LockedBytes(count: width * height * 4)
-    let kernels = renderer.rasterizer.kernels
-    renderer.rasterizer.renderTiles(bins, primitives: primitives, background: LinearColor(.white), threads: 1)
-    {
-      col, row, tile in
-      let w = Swift.min(32, width - col * 32)
-      let h = Swift.min(32, height - row * 32)
-      expected.withBytes { bytes in
-        kernels.resolveSRGB8(tile, w, h, bytes + (row * 32 * width + col * 32) * 4, width * 4)
-      }
-    }
+    let expected = Self.tileByTileBytes(primitives, width: width, height: height, renderer: renderer)
     for threads in [1, 2] {
       var image = RGBA8Image(
         width: width, height: height, pixels: [UInt8](repeating: 0xA5, count: width * height * 4))
       Renderer(threads: threads).render(primitives, into: &image, background: .white)
-      let differing = zip(image.pixels, expected.bytes).filter { $0 != $1 }.count
+      let differing = zip(image.pixels, expected).filter { $0 != $1 }.count
       #expect(differing == 0, "\(threads) thread(s)")
     }
     // The public per-tile form still hands over each untouched tile on its own: all but the four
