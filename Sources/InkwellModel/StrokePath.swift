@@ -107,6 +107,31 @@ public struct StrokePath: Hashable, Sendable {
     return points
   }
 
+  /// `interpolatedTipPoint(at: Float(i))`, the curve at knot `i`, for `i` in `0 ..< count`: the
+  /// same floats, blended from the same four points with the basis's values written out (1/6,
+  /// 4/6, 1/6, 0 at u = 0; the last knot is segment n − 2 at u = 1, weights 0, 1/6, 4/6, 1/6),
+  /// without clamping the parameter or evaluating the polynomials.
+  /// - Precondition: `count > 1` and `0 <= i < count`.
+  public func knotTipPoint(_ i: Int) -> TipPoint {
+    let n = controlPoints.count
+    precondition(n > 1 && i >= 0 && i < n, "knotTipPoint(_:) out of range")
+    let sixth: Float = 1.0 / 6
+    let w0 = sixth
+    let w1 = 4 * sixth
+    if i == n - 1 {
+      let p1 = Self.lanes(tipPhantom(n - 3))
+      let p2 = Self.lanes(TipPoint(controlPoints[n - 2]))
+      let p3 = Self.lanes(TipPoint(controlPoints[n - 1]))
+      let p4 = Self.lanes(tipPhantom(n))
+      return Self.tipBlend(p1, p2, p3, p4, (0, w0, w1, w0))
+    }
+    let p0 = Self.lanes(i == 0 ? tipPhantom(-1) : TipPoint(controlPoints[i - 1]))
+    let p1 = Self.lanes(TipPoint(controlPoints[i]))
+    let p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
+    let p3 = Self.lanes(tipPhantom(i + 2))
+    return Self.tipBlend(p0, p1, p2, p3, (w0, w1, w0, 0))
+  }
+
   /// A tip point's fields as lanes: location x and y, time, width, force, opacity.
   @inline(__always)
   private static func lanes(_ p: TipPoint) -> SIMD8<Float> {

@@ -193,6 +193,14 @@ public enum PenBrush {
   /// The stroke's outline in pixel space and the alpha multiplier that compensates for hairlines
   /// drawn at `minimumRadius`. `nil` when the stroke draws nothing.
   public static func outline(of stroke: Stroke, toPixels view: AffineTransform) -> (FlatPath, Float)? {
+    outline(of: stroke, toPixels: view, hairlines: true)
+  }
+
+  /// `outline(of:toPixels:)`; with `hairlines` false a hairline takes the general path too (the
+  /// reference its tests compare the hairline path with).
+  static func outline(of stroke: Stroke, toPixels view: AffineTransform, hairlines: Bool) -> (
+    FlatPath, Float
+  )? {
     let path = stroke.path
     guard !path.isEmpty else { return nil }
     let m = stroke.transform.concatenating(view)
@@ -201,13 +209,17 @@ public enum PenBrush {
 
     // Sample the spline `sampleSpacing` pixels apart, farther on gentle bends; `discs` drops any
     // sample closer than a third of that to the one before (where the curve is much shorter than
-    // its polygon).
-    let points = path.interpolatedTipPoints(
-      at: sampleParameters(
-        of: path, through: m, spacing: sampleSpacing, maximumSpacing: widestSampleSpacing,
-        tolerance: sampleTolerance, endSpan: stroke.ink.width * scale))
-    let n = points.count
+    // its polygon). A hairline is sampled at its knots.
     let inkWidth = stroke.ink.width
+    let hairline = hairlines && isHairline(path, inkWidth: inkWidth, scale: scale)
+    let points =
+      hairline
+      ? hairlineTipPoints(of: path, through: m, spacing: sampleSpacing)
+      : path.interpolatedTipPoints(
+        at: sampleParameters(
+          of: path, through: m, spacing: sampleSpacing, maximumSpacing: widestSampleSpacing,
+          tolerance: sampleTolerance, endSpan: inkWidth * scale))
+    let n = points.count
     return points.withUnsafeBufferPointer { points in
       withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
         withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
@@ -218,7 +230,8 @@ public enum PenBrush {
               speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
               arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
           else { return nil }
-          let contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]))
+          let kept = UnsafeMutableBufferPointer(rebasing: discs[0..<count])
+          let contour = hairline ? outline(ofHairline: kept) : outline(ofDiscs: kept)
           guard contour.count >= 2 else { return nil }
           var flat = FlatPath()
           flat.points = contour
@@ -227,6 +240,63 @@ public enum PenBrush {
         }
       }
     }
+  }
+
+  /// Whether the stroke through a map of mean scale `scale` is a hairline: every disc it could
+  /// have is thinner than `minimumRadius` before clamping (so `discs` draws them all at that
+  /// radius, with the alpha that keeps their ink). The curve's width is a blend of its control
+  /// points' and the end phantoms' widths, with non-negative weights summing to 1, or, where that
+  /// blend is not a positive number, the ink's width; force, speed and taper only thin it.
+  static func isHairline(_ path: StrokePath, inkWidth: Float, scale: Float) -> Bool {
+    let n = path.count
+    guard n > 1 else { return false }
+    var widest = inkWidth
+    path.controlPoints.withUnsafeBufferPointer { points in
+      // `max` passes over NaN; an infinite width makes the stroke no hairline, which only
+      // costs the general path.
+      for point in points { widest = Swift.max(widest, point.size.width) }
+      widest = Swift.max(widest, 2 * points[0].size.width - points[1].size.width)
+      widest = Swift.max(widest, 2 * points[n - 1].size.width - points[n - 2].size.width)
+    }
+    // The margin covers the blend's rounding.
+    return 0.5 * widest * scale * (1 + 1e-5) < minimumRadius
+  }
+
+  /// The samples of a hairline (`isHairline`) through `m`. Where neighbouring control points lie
+  /// closer together than `spacing` once mapped (a pen recorded at 240 Hz, a page shrunk to a
+  /// thumbnail), the curve at every knot a path's `spacing` apart along the control polygon: the
+  /// knots of a dense path lie within a few hundredths of a pixel of the curve between them, and
+  /// a knot costs a third of a point between knots. A segment longer than `spacing` is sampled
+  /// `spacing` apart between its knots as `splinePoints` does. The last knot always ends the list.
+  static func hairlineTipPoints(
+    of path: StrokePath, through m: AffineTransform, spacing: Float
+  ) -> [StrokePath.TipPoint] {
+    let n = path.count
+    guard n > 1 else { return n == 1 ? [path.interpolatedTipPoint(at: 0)] : [] }
+    var points: [StrokePath.TipPoint] = []
+    points.reserveCapacity(n + 8)
+    points.append(path.knotTipPoint(0))
+    path.controlPoints.withUnsafeBufferPointer { controlPoints in
+      var a = m.apply(controlPoints[0].location)
+      var travelled: Float = 0
+      for i in 0..<(n - 1) {
+        let b = m.apply(controlPoints[i + 1].location)
+        let length = a.distance(to: b)
+        a = b
+        if length <= spacing {
+          travelled += length
+          guard travelled + 0.5 * length >= spacing || i == n - 2 else { continue }
+        } else {
+          let steps = segmentSteps(length: length, spacing: spacing)
+          for j in 1..<steps {
+            points.append(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps)))
+          }
+        }
+        points.append(path.knotTipPoint(i + 1))
+        travelled = 0
+      }
+    }
+    return points
   }
 
   /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
@@ -539,6 +609,69 @@ public enum PenBrush {
       copy.reserveCapacity(outline.count)
       copy.append(contentsOf: outline)
       return copy
+    }
+  }
+
+  /// `outline(ofDiscs:)` of discs that all have radius `minimumRadius` (a hairline's, which
+  /// `discs` clamps): the same sides and joins, the sides' offsets the plain normals (equal radii
+  /// give them no slope, so `tangents` would return the same floats), and caps stepped by a fixed
+  /// rotation of a half turn instead of arcs measured by arctangents.
+  static func outline(ofHairline buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
+    let slack: Float = 1e-3
+    var count = 0
+    for k in 0..<buffer.count {
+      let s = buffer[k]
+      if count > 0 {
+        let delta = s.center - buffer[count - 1].center
+        guard delta.x * delta.x + delta.y * delta.y > slack * slack else { continue }
+      }
+      buffer[count] = s
+      count += 1
+    }
+    guard count > 0 else { return [] }
+    let first = buffer[0]
+    let r = first.radius
+    if count == 1 { return circle(center: first.center, radius: r) }
+    let segments = count - 1
+    let capSteps = Swift.max(2, Int((Float.pi / angleStep(radius: r)).rounded(.up)))
+    let capCosine = FloatMath.cos(Float.pi / Float(capSteps))
+    let capSine = -FloatMath.sin(Float.pi / Float(capSteps))
+    /// A cap's interior points: `from` (an offset of length r) turned clockwise by a half turn.
+    @inline(__always) func cap(_ center: Point, from start: Point, into outline: inout [Point]) {
+      var v = start
+      for _ in 1..<capSteps {
+        v = Point(x: v.x * capCosine - v.y * capSine, y: v.x * capSine + v.y * capCosine)
+        outline.append(center + v)
+      }
+    }
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: segments) { normals in
+      var outline: [Point] = []
+      outline.reserveCapacity(3 * count + 2 * capSteps + 8)
+      for i in 0..<segments {
+        let delta = buffer[i + 1].center - buffer[i].center
+        let d = delta * (1 / delta.length)
+        normals[i] = Point(x: -d.y, y: d.x)
+      }
+      var left = Side(normals[0], from: buffer[0], to: buffer[1])
+      outline.append(left.start)
+      for j in 1..<segments {
+        let next = Side(normals[j], from: buffer[j], to: buffer[j + 1])
+        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+        left = next
+      }
+      outline.append(left.end)
+      let tail = buffer[segments]
+      cap(tail.center, from: normals[segments - 1] * r, into: &outline)
+      var right = Side(normals[segments - 1] * -1, from: buffer[segments - 1], to: tail)
+      outline.append(right.end)
+      for j in stride(from: segments - 1, through: 1, by: -1) {
+        let previous = Side(normals[j - 1] * -1, from: buffer[j - 1], to: buffer[j])
+        join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+        right = previous
+      }
+      outline.append(right.start)
+      cap(first.center, from: normals[0] * -r, into: &outline)
+      return outline
     }
   }
 

@@ -1,0 +1,202 @@
+// The pen's hairline path (a stroke thinner than `PenBrush.minimumRadius` everywhere, as handwriting
+// is on a thumbnail): its knots against the spline, its test against the general path's discs, its
+// outline against the general outline, and its pixels against the general path's.
+
+import Inkwell
+import Testing
+
+@testable import InkwellFormat
+@testable import InkwellRender
+
+/// A wandering, densely recorded stroke (points `step` apart), with varying force and time.
+private func denseStroke(_ rng: inout SeededGenerator, points: Int, step: ClosedRange<Float>, width: Float)
+  -> Stroke
+{
+  var p = Point(x: rng.float(40...200), y: rng.float(40...200))
+  var heading = rng.float(0...6.28)
+  var controlPoints: [StrokePoint] = []
+  for i in 0..<points {
+    controlPoints.append(
+      StrokePoint(
+        location: p, timeOffset: Float(i) / 240, size: Size(width: width, height: width),
+        force: rng.float(0.2...1)))
+    heading += rng.float(-0.3...0.3)
+    let d = rng.float(step)
+    p = Point(x: p.x + d * FloatMath.cos(heading), y: p.y + d * FloatMath.sin(heading))
+  }
+  return Stroke(
+    ink: Ink(type: .pen, color: .black, width: width), path: StrokePath(controlPoints: controlPoints))
+}
+
+/// The stroke's primitive as the pen draws it, through the hairline path or the general one.
+private func penPrimitive(_ stroke: Stroke, view: AffineTransform, hairlines: Bool) -> Primitive? {
+  guard let (path, alpha) = PenBrush.outline(of: stroke, toPixels: view, hairlines: hairlines) else {
+    return nil
+  }
+  return Primitive(path: path, rule: .nonZero, color: LinearColor(stroke.ink.color, opacity: alpha))
+}
+
+/// The stroke's primitive from discs sampled every half pixel along its spline (the closest
+/// spacing `PenBrush.discs` keeps): the curve both sampling paths approximate.
+private func finePrimitive(_ stroke: Stroke, view: AffineTransform) -> Primitive? {
+  let m = stroke.transform.concatenating(view)
+  let points = stroke.path.interpolatedTipPoints(
+    at: PenBrush.sampleParameters(of: stroke.path, through: m, spacing: 0.5))
+  let n = points.count
+  var speeds = [Float](repeating: 1, count: n)
+  var arcs = [Float](repeating: 0, count: n)
+  var discs = [PenSample](repeating: PenSample(center: .zero, radius: 0), count: n)
+  let result = points.withUnsafeBufferPointer { points in
+    speeds.withUnsafeMutableBufferPointer { speeds in
+      arcs.withUnsafeMutableBufferPointer { arcs in
+        discs.withUnsafeMutableBufferPointer { discs in
+          PenBrush.discs(
+            of: points, through: m, scale: m.meanScale, inkWidth: stroke.ink.width,
+            speedScales: PenBrush.speedScales(of: points, into: speeds) ? speeds : nil, arcs: arcs,
+            into: discs)
+        }
+      }
+    }
+  }
+  guard let (count, alpha) = result else { return nil }
+  let outline = PenBrush.outline(of: Array(discs[..<count]))
+  return Primitive(
+    path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(stroke.ink.color, opacity: alpha))
+}
+
+@Suite("Pen hairlines")
+struct PenHairlineTests {
+  @Test("a knot of the curve is the spline's point there, float for float")
+  func knotsAreTheSplinesPoints() {
+    var rng = SeededGenerator(seed: 11)
+    for count in [2, 3, 4, 9, 40] {
+      let stroke = denseStroke(&rng, points: count, step: 0.5...9, width: 3)
+      for i in 0..<count {
+        #expect(
+          stroke.path.knotTipPoint(i) == stroke.path.interpolatedTipPoint(at: Float(i)),
+          "\(count) points, knot \(i)")
+      }
+    }
+  }
+
+  @Test("a stroke taken for a hairline has every disc below the thinnest radius before clamping")
+  func hairlineTestIsConservative() {
+    var rng = SeededGenerator(seed: 12)
+    var hairlines = 0
+    var others = 0
+    for trial in 0..<400 {
+      var stroke = denseStroke(&rng, points: 2 + trial % 30, step: 0.3...12, width: rng.float(0.5...8))
+      // Ragged widths, including the phantom's overshoot at an end and bad values.
+      for i in stroke.path.controlPoints.indices where rng.float(0...1) < 0.3 {
+        stroke.path.controlPoints[i].size.width =
+          [Float.nan, 0, -2, 9, rng.float(0...4)][Int(rng.next() % 5)]
+      }
+      let scale = rng.float(0.02...1.2)
+      let m = AffineTransform(scaleX: scale, y: scale)
+      let hairline = PenBrush.isHairline(stroke.path, inkWidth: stroke.ink.width, scale: scale)
+      // The general sampler's discs at their full radii (no clamping yet): their largest.
+      let path = stroke.path
+      let parameters = PenBrush.sampleParameters(
+        of: path, through: m, spacing: PenBrush.sampleSpacing, maximumSpacing: PenBrush.widestSampleSpacing,
+        tolerance: PenBrush.sampleTolerance, endSpan: stroke.ink.width * scale)
+      var largest: Float = 0
+      for p in path.interpolatedTipPoints(at: parameters) {
+        let width = p.width.isFinite && p.width > 0 ? p.width : stroke.ink.width
+        largest = Swift.max(largest, 0.5 * width * PenBrush.interpolatedPressureScale(p.force) * scale)
+      }
+      if hairline {
+        hairlines += 1
+        #expect(largest < PenBrush.minimumRadius, "trial \(trial): radius \(largest) at scale \(scale)")
+      } else {
+        others += 1
+      }
+    }
+    #expect(hairlines > 50 && others > 50, "\(hairlines) hairlines, \(others) others")
+  }
+
+  @Test("the hairline outline is the general outline of the same discs, caps within 10⁻⁴ px")
+  func hairlineOutlineMatchesTheGeneralOne() throws {
+    var rng = SeededGenerator(seed: 13)
+    for trial in 0..<200 {
+      var discs: [PenSample] = []
+      var c = Point(x: 50, y: 50)
+      var heading = rng.float(0...6.28)
+      for _ in 0..<(1 + trial % 25) {
+        discs.append(PenSample(center: c, radius: PenBrush.minimumRadius))
+        // Turns up to a sharp hairpin, and now and then a repeated center.
+        heading += rng.float(-2.5...2.5)
+        let d: Float = rng.float(0...1) < 0.05 ? 0 : rng.float(0.5...4)
+        c = Point(x: c.x + d * FloatMath.cos(heading), y: c.y + d * FloatMath.sin(heading))
+      }
+      var a = discs
+      var b = discs
+      let general = a.withUnsafeMutableBufferPointer { PenBrush.outline(ofDiscs: $0) }
+      let hairline = b.withUnsafeMutableBufferPointer { PenBrush.outline(ofHairline: $0) }
+      try #require(
+        general.count == hairline.count, "trial \(trial): \(general.count) against \(hairline.count) points")
+      var worst: Float = 0
+      for (p, q) in zip(general, hairline) { worst = Swift.max(worst, p.distance(to: q)) }
+      #expect(worst < 1e-4, "trial \(trial): points \(worst) px apart")
+    }
+  }
+
+  @Test("hairline strokes stay as close to the finely sampled curve as the general path does, ink included")
+  func hairlinePixelsMatchTheGeneralPath() throws {
+    // A densely recorded page drawn at a sixth of its size (pen strokes 2-6 px wide: 0.3-1 px),
+    // a sparsely recorded one (points 1-4 px apart once drawn, sampled between knots), and the
+    // repository's recorded handwriting at a fifth of its size.
+    var rng = SeededGenerator(seed: 14)
+    let page: [Stroke] = (0..<40).map { _ in
+      denseStroke(&rng, points: Int(rng.next() % 80) + 2, step: 0.5...4, width: rng.float(2...6))
+    }
+    let sparse: [Stroke] = (0..<40).map { _ in
+      denseStroke(&rng, points: Int(rng.next() % 12) + 2, step: 6...24, width: rng.float(2...6))
+    }
+    let document = try NativeFormat.decode(try FormatFixtures.exampleBytes("bdalab-handwriting.inkwell.json"))
+    let bounds = document.canvas
+    let cases: [(strokes: [Stroke], view: AffineTransform, width: Int, height: Int)] = [
+      (page, AffineTransform(scaleX: 1.0 / 6, y: 1.0 / 6), 48, 48),
+      (sparse, AffineTransform(scaleX: 1.0 / 6, y: 1.0 / 6), 64, 64),
+      (
+        document.drawing.strokes,
+        AffineTransform(a: 0.2, b: 0, c: 0, d: 0.2, tx: -bounds.minX * 0.2, ty: -bounds.minY * 0.2),
+        Int(bounds.width * 0.2) + 1, Int(bounds.height * 0.2) + 1
+      ),
+    ]
+    for (index, (strokes, view, width, height)) in cases.enumerated() {
+      let hairlines = strokes.filter {
+        PenBrush.isHairline($0.path, inkWidth: $0.ink.width, scale: view.meanScale)
+      }.count
+      #expect(
+        hairlines == strokes.count, "case \(index): \(hairlines) of \(strokes.count) strokes are hairlines")
+      let fast = strokes.compactMap { penPrimitive($0, view: view, hairlines: true) }
+      let reference = strokes.compactMap { penPrimitive($0, view: view, hairlines: false) }
+      #expect(fast.count == reference.count)
+      let fine = strokes.compactMap { finePrimitive($0, view: view) }
+      let renderer = Renderer(threads: 1)
+      let a = renderer.renderLinear(fast, width: width, height: height, background: .clear)
+      let b = renderer.renderLinear(reference, width: width, height: height, background: .clear)
+      let c = renderer.renderLinear(fine, width: width, height: height, background: .clear)
+      // Per pixel: the largest difference from the fine curve's coverage, and the sum of them.
+      var largest: (hairline: Float, general: Float) = (0, 0)
+      var summed: (hairline: Float, general: Float) = (0, 0)
+      var ink: (hairline: Float, general: Float) = (0, 0)
+      var fineInk: Float = 0
+      for i in stride(from: 3, to: a.count, by: 4) {
+        largest.hairline = Swift.max(largest.hairline, abs(a[i] - c[i]))
+        largest.general = Swift.max(largest.general, abs(b[i] - c[i]))
+        summed.hairline += abs(a[i] - c[i])
+        summed.general += abs(b[i] - c[i])
+        ink.hairline += a[i]
+        ink.general += b[i]
+        fineInk += c[i]
+      }
+      #expect(largest.hairline < 0.15, "case \(index): \(largest)")
+      #expect(summed.hairline <= 1.25 * summed.general, "case \(index): \(summed)")
+      // Ink (summed coverage): as close to the fine curve's as the general path's, or within 2 %.
+      #expect(
+        abs(ink.hairline - fineInk) <= Swift.max(abs(ink.general - fineInk), 0.02 * fineInk),
+        "case \(index): \(ink) against \(fineInk)")
+    }
+  }
+}
