@@ -114,9 +114,14 @@ struct PenHairlineTests {
     #expect(hairlines > 50 && others > 50, "\(hairlines) hairlines, \(others) others")
   }
 
-  @Test("the hairline outline is the general outline of the same discs, caps within 10⁻⁴ px")
+  @Test("the hairline outline covers what the general outline of the same discs covers, in fewer points")
   func hairlineOutlineMatchesTheGeneralOne() throws {
+    // Joins that turn by under 45° take one mitred corner a side instead of the general path's two
+    // points (and, past the arc tolerance, an arc) on the outer side: the corner overshoots the
+    // disc by under 0.043 px where the general chord cuts inside it by up to 0.045 px, so a pixel's
+    // coverage moves by at most the sliver between them. Sharper turns take the general joins.
     var rng = SeededGenerator(seed: 13)
+    let renderer = Renderer(threads: 1)
     for trial in 0..<200 {
       var discs: [PenSample] = []
       var c = Point(x: 50, y: 50)
@@ -124,7 +129,7 @@ struct PenHairlineTests {
       for _ in 0..<(1 + trial % 25) {
         discs.append(PenSample(center: c, radius: PenBrush.minimumRadius))
         // Turns up to a sharp hairpin, and now and then a repeated center.
-        heading += rng.float(-2.5...2.5)
+        heading += trial % 2 == 0 ? rng.float(-0.8...0.8) : rng.float(-2.5...2.5)
         let d: Float = rng.float(0...1) < 0.05 ? 0 : rng.float(0.5...4)
         c = Point(x: c.x + d * FloatMath.cos(heading), y: c.y + d * FloatMath.sin(heading))
       }
@@ -132,11 +137,18 @@ struct PenHairlineTests {
       var b = discs
       let general = a.withUnsafeMutableBufferPointer { PenBrush.outline(ofDiscs: $0) }
       let hairline = b.withUnsafeMutableBufferPointer { PenBrush.outline(ofHairline: $0) }
-      try #require(
-        general.count == hairline.count, "trial \(trial): \(general.count) against \(hairline.count) points")
+      #expect(
+        hairline.count <= general.count, "trial \(trial): \(hairline.count) against \(general.count) points")
+      let coverage = [general, hairline].map { outline in
+        renderer.renderLinear(
+          [Primitive(path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(.black))],
+          width: 100, height: 100, background: .clear)
+      }
       var worst: Float = 0
-      for (p, q) in zip(general, hairline) { worst = Swift.max(worst, p.distance(to: q)) }
-      #expect(worst < 1e-4, "trial \(trial): points \(worst) px apart")
+      for i in stride(from: 3, to: coverage[0].count, by: 4) {
+        worst = Swift.max(worst, abs(coverage[0][i] - coverage[1][i]))
+      }
+      #expect(worst < 0.03, "trial \(trial): coverage differs by \(worst)")
     }
   }
 

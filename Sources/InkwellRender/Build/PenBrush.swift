@@ -644,19 +644,42 @@ public enum PenBrush {
         outline.append(center + v)
       }
     }
-    return withUnsafeTemporaryAllocation(of: Point.self, capacity: segments) { normals in
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { scratch in
+      // normals[i]: segment i's left normal; miters[j]: join j's offset to its left corner, or
+      // NaN where the join takes `join`.
+      let normals = UnsafeMutableBufferPointer(rebasing: scratch[0..<segments])
+      let miters = UnsafeMutableBufferPointer(rebasing: scratch[segments..<(2 * segments)])
       var outline: [Point] = []
       outline.reserveCapacity(3 * count + 2 * capSteps + 8)
+      var previousLength: Float = 0
       for i in 0..<segments {
         let delta = buffer[i + 1].center - buffer[i].center
-        let d = delta * (1 / delta.length)
-        normals[i] = Point(x: -d.y, y: d.x)
+        let length = delta.length
+        let d = delta * (1 / length)
+        let normal = Point(x: -d.y, y: d.x)
+        normals[i] = normal
+        if i > 0 {
+          // A turn of under 45.6° (1 + cos > 1.7) whose inner corner lies within half of either
+          // side (the corner is r·tan(θ/2) = r·|sin θ| / (1 + cos θ) along them).
+          let previous = normals[i - 1]
+          let k = 1 + (previous.x * normal.x + previous.y * normal.y)
+          let sine = abs(cross(previous, normal))
+          miters[i] =
+            k > 1.7 && r * sine <= 0.5 * Swift.min(previousLength, length) * k
+            ? (previous + normal) * (r / k) : Point(x: .nan, y: .nan)
+        }
+        previousLength = length
       }
       var left = Side(normals[0], from: buffer[0], to: buffer[1])
       outline.append(left.start)
       for j in 1..<segments {
         let next = Side(normals[j], from: buffer[j], to: buffer[j + 1])
-        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+        let miter = miters[j]
+        if miter.x.isNaN {
+          join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+        } else {
+          outline.append(buffer[j].center + miter)
+        }
         left = next
       }
       outline.append(left.end)
@@ -666,7 +689,12 @@ public enum PenBrush {
       outline.append(right.end)
       for j in stride(from: segments - 1, through: 1, by: -1) {
         let previous = Side(normals[j - 1] * -1, from: buffer[j - 1], to: buffer[j])
-        join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+        let miter = miters[j]
+        if miter.x.isNaN {
+          join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+        } else {
+          outline.append(buffer[j].center - miter)
+        }
         right = previous
       }
       outline.append(right.start)
