@@ -175,6 +175,18 @@ struct PenHairlineTests {
         Int(bounds.width * 0.2) + 1, Int(bounds.height * 0.2) + 1
       ),
     ]
+    // Both ways a hairline keeps its samples: on the stack, and spilled into an array.
+    let sampleCounts = cases.flatMap { strokes, view, _, _ in
+      strokes.map { stroke in
+        var count = 0
+        PenBrush.forEachHairlineTipPoint(
+          of: stroke.path, through: stroke.transform.concatenating(view), spacing: PenBrush.sampleSpacing
+        ) { _ in count += 1 }
+        return count
+      }
+    }
+    #expect(sampleCounts.contains { $0 <= PenBrush.stackedSamples })
+    #expect(sampleCounts.contains { $0 > PenBrush.stackedSamples })
     for (index, (strokes, view, width, height)) in cases.enumerated() {
       let hairlines = strokes.filter {
         PenBrush.isHairline($0.path, inkWidth: $0.ink.width, scale: view.meanScale)

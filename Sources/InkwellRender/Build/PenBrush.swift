@@ -211,33 +211,63 @@ public enum PenBrush {
     // sample closer than a third of that to the one before (where the curve is much shorter than
     // its polygon). A hairline is sampled at its knots.
     let inkWidth = stroke.ink.width
-    let hairline = hairlines && isHairline(path, inkWidth: inkWidth, scale: scale)
-    let points =
-      hairline
-      ? hairlineTipPoints(of: path, through: m, spacing: sampleSpacing)
-      : path.interpolatedTipPoints(
-        at: sampleParameters(
-          of: path, through: m, spacing: sampleSpacing, maximumSpacing: widestSampleSpacing,
-          tolerance: sampleTolerance, endSpan: inkWidth * scale))
-    let n = points.count
-    return points.withUnsafeBufferPointer { points in
-      withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
-        withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
-          let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-          guard
-            let (count, alphaScale) = self.discs(
-              of: points, through: m, scale: scale, inkWidth: inkWidth,
-              speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
-              arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
-          else { return nil }
-          let kept = UnsafeMutableBufferPointer(rebasing: discs[0..<count])
-          let contour = hairline ? outline(ofHairline: kept) : outline(ofDiscs: kept)
-          guard contour.count >= 2 else { return nil }
-          var flat = FlatPath()
-          flat.points = contour
-          flat.contourEnds = [contour.count]
-          return (flat, alphaScale)
+    if hairlines, isHairline(path, inkWidth: inkWidth, scale: scale) {
+      // A hairline of up to `stackedSamples` samples (a stroke on a thumbnail) keeps them in a
+      // buffer small enough for the stack; a longer one moves them to an array when they outgrow it.
+      return withUnsafeTemporaryAllocation(of: StrokePath.TipPoint.self, capacity: stackedSamples) { buffer in
+        var count = 0
+        var spilled: [StrokePath.TipPoint] = []
+        forEachHairlineTipPoint(of: path, through: m, spacing: sampleSpacing) { point in
+          if count < buffer.count {
+            buffer[count] = point
+            count += 1
+          } else {
+            if spilled.isEmpty { spilled = Array(buffer) }
+            spilled.append(point)
+          }
         }
+        if spilled.isEmpty {
+          return outline(
+            ofSamples: UnsafeBufferPointer(rebasing: buffer[0..<count]), through: m, scale: scale,
+            inkWidth: inkWidth, hairline: true)
+        }
+        return spilled.withUnsafeBufferPointer {
+          outline(ofSamples: $0, through: m, scale: scale, inkWidth: inkWidth, hairline: true)
+        }
+      }
+    }
+    let points = path.interpolatedTipPoints(
+      at: sampleParameters(
+        of: path, through: m, spacing: sampleSpacing, maximumSpacing: widestSampleSpacing,
+        tolerance: sampleTolerance, endSpan: inkWidth * scale))
+    return points.withUnsafeBufferPointer {
+      outline(ofSamples: $0, through: m, scale: scale, inkWidth: inkWidth, hairline: false)
+    }
+  }
+
+  /// The outline through the samples `points` and its alpha multiplier: their discs, and the
+  /// boundary of the discs' union (`outline(ofHairline:)` for a hairline's).
+  private static func outline(
+    ofSamples points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
+    inkWidth: Float, hairline: Bool
+  ) -> (FlatPath, Float)? {
+    let n = points.count
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
+      withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
+        let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+        guard
+          let (count, alphaScale) = self.discs(
+            of: points, through: m, scale: scale, inkWidth: inkWidth,
+            speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
+            arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
+        else { return nil }
+        let kept = UnsafeMutableBufferPointer(rebasing: discs[0..<count])
+        let contour = hairline ? outline(ofHairline: kept) : outline(ofDiscs: kept)
+        guard contour.count >= 2 else { return nil }
+        var flat = FlatPath()
+        flat.points = contour
+        flat.contourEnds = [contour.count]
+        return (flat, alphaScale)
       }
     }
   }
@@ -262,20 +292,27 @@ public enum PenBrush {
     return 0.5 * widest * scale * (1 + 1e-5) < minimumRadius
   }
 
-  /// The samples of a hairline (`isHairline`) through `m`. Where neighbouring control points lie
-  /// closer together than `spacing` once mapped (a pen recorded at 240 Hz, a page shrunk to a
-  /// thumbnail), the curve at every knot a path's `spacing` apart along the control polygon: the
-  /// knots of a dense path lie within a few hundredths of a pixel of the curve between them, and
-  /// a knot costs a third of a point between knots. A segment longer than `spacing` is sampled
-  /// `spacing` apart between its knots as `splinePoints` does. The last knot always ends the list.
-  static func hairlineTipPoints(
-    of path: StrokePath, through m: AffineTransform, spacing: Float
-  ) -> [StrokePath.TipPoint] {
+  /// Samples a hairline keeps on the stack: 40 tip points of 24 bytes, under the 1 KiB up to
+  /// which a temporary allocation stays off the heap.
+  static let stackedSamples = 40
+
+  /// Hands `body` the samples of a hairline (`isHairline`) through `m`, in order. Where
+  /// neighbouring control points lie closer together than `spacing` once mapped (a pen recorded at
+  /// 240 Hz, a page shrunk to a thumbnail), the curve at the knot nearest each `spacing` mark
+  /// along the control polygon: the knots of a dense path lie within a few hundredths of a pixel
+  /// of the curve between them, and a knot costs a third of a point between knots. A segment
+  /// longer than `spacing` is sampled `spacing` apart between its knots as `splinePoints` does.
+  /// The first and the last knot are always samples.
+  @inline(__always)
+  static func forEachHairlineTipPoint(
+    of path: StrokePath, through m: AffineTransform, spacing: Float, _ body: (StrokePath.TipPoint) -> Void
+  ) {
     let n = path.count
-    guard n > 1 else { return n == 1 ? [path.interpolatedTipPoint(at: 0)] : [] }
-    var points: [StrokePath.TipPoint] = []
-    points.reserveCapacity(n + 8)
-    points.append(path.knotTipPoint(0))
+    guard n > 1 else {
+      if n == 1 { body(path.interpolatedTipPoint(at: 0)) }
+      return
+    }
+    body(path.knotTipPoint(0))
     path.controlPoints.withUnsafeBufferPointer { controlPoints in
       var a = m.apply(controlPoints[0].location)
       var travelled: Float = 0
@@ -288,15 +325,12 @@ public enum PenBrush {
           guard travelled + 0.5 * length >= spacing || i == n - 2 else { continue }
         } else {
           let steps = segmentSteps(length: length, spacing: spacing)
-          for j in 1..<steps {
-            points.append(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps)))
-          }
+          for j in 1..<steps { body(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps))) }
         }
-        points.append(path.knotTipPoint(i + 1))
+        body(path.knotTipPoint(i + 1))
         travelled = 0
       }
     }
-    return points
   }
 
   /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
