@@ -25,6 +25,8 @@ struct BenchOptions {
       --no-staged       only the comparison (fill and ink against the peers), not the staged table
       --fill-scene FILE fill an INKOUTL1 polygon file with Inkwell and print the time, then exit;
                         with -o OUT.png write the first document (others as OUT-N.png)
+      --idle MS         with --fill-scene: sleep MS milliseconds before each timed run, as a
+                        renderer waiting for its next page does (the threads' wake-up then counts)
       --stream-png FILE render a document file to -o OUT.png band by band, as the command line
                         does, and print the time and the process's peak memory, then exit
       --help            this text
@@ -49,6 +51,7 @@ struct BenchOptions {
   var polygonDirectory = ".build/bench/polygons"
   var staged = true
   var fillScene: String?
+  var idleMilliseconds = 0
   var streamPNG: String?
   var output: String?
 
@@ -101,6 +104,12 @@ struct BenchOptions {
         staged = false
       case "--fill-scene":
         fillScene = try value(for: argument)
+      case "--idle":
+        let text = try value(for: argument)
+        guard let milliseconds = Int(text), (0...10_000).contains(milliseconds) else {
+          throw Problem(message: "--idle takes milliseconds from 0 to 10000, not '\(text)'")
+        }
+        idleMilliseconds = milliseconds
       case "--stream-png":
         streamPNG = try value(for: argument)
       case "-o", "--output":

@@ -1,13 +1,21 @@
-// `inkwell-bench --fill-scene FILE.bin [--threads N] [--runs N] [-o OUT.png]`: any INKOUTL1 file
-// filled by Inkwell, timed as the comparison times it (binning, raster, resolve to 8-bit pixels),
-// and optionally written out so that its coverage can be compared with a peer's pixel for pixel.
+// `inkwell-bench --fill-scene FILE.bin [--threads N] [--runs N] [--idle MS] [-o OUT.png]`: any
+// INKOUTL1 file filled by Inkwell, timed as the comparison times it (binning, raster, resolve to
+// 8-bit pixels), and optionally written out so that its coverage can be compared with a peer's
+// pixel for pixel. `--idle` sleeps before each timed run (untimed), so that the threads have gone
+// idle when the render starts, as between the comparison's interleaved engines.
 
 import Inkwell
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 @MainActor
 enum FillSceneCommand {
   /// Returns the process's exit status.
-  static func run(path: String, threads: Int, runs: Int, output: String?) -> Int32 {
+  static func run(path: String, threads: Int, runs: Int, idleMilliseconds: Int, output: String?) -> Int32 {
     let scene: PolygonScene
     do {
       scene = try PolygonFile.read(path)
@@ -34,6 +42,7 @@ enum FillSceneCommand {
     renderAll()  // warm-up
     var samples: [Double] = []
     for _ in 0..<runs {
+      if idleMilliseconds > 0 { usleep(UInt32(idleMilliseconds) * 1000) }
       let start = MonotonicClock.nanoseconds()
       renderAll()
       samples.append(MonotonicClock.milliseconds(from: start, to: MonotonicClock.nanoseconds()))
@@ -43,6 +52,7 @@ enum FillSceneCommand {
       "\(path): \(scene.width)×\(scene.height) → \(scene.outWidth)×\(scene.outHeight), "
         + "\(scene.documents.count) document(s), \(scene.polygonCount) polygons; fill on \(threads) thread(s): "
         + "median \(fixed(summary.median, 2)) ms (min \(fixed(summary.minimum, 2)), max \(fixed(summary.maximum, 2)))"
+        + (idleMilliseconds > 0 ? ", each after \(idleMilliseconds) ms idle" : "")
     )
     guard let output else { return 0 }
     let stem = output.hasSuffix(".png") ? String(output.dropLast(4)) : output

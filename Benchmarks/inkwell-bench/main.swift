@@ -68,7 +68,8 @@ signal(SIGPIPE, SIG_IGN)
 if let path = options.fillScene {
   exit(
     FillSceneCommand.run(
-      path: path, threads: options.threadCounts.first ?? 1, runs: options.runs, output: options.output))
+      path: path, threads: options.threadCounts.first ?? 1, runs: options.runs,
+      idleMilliseconds: options.idleMilliseconds, output: options.output))
 }
 
 if let path = options.streamPNG {
