@@ -3,9 +3,11 @@
 //
 // The stroke is sampled along its B-spline into discs (center, radius) in pixel space. Its outline
 // is the boundary of the union of the discs and of the tapered capsules between neighbours: each
-// capsule side is the common tangent of two discs; on the outer side of a turn the discs' arc joins
-// the sides; on the inner side the two sides meet at their intersection (or, for sharp turns,
-// through the disc's center, which keeps every covered point at winding ≥ 1). Filled with the
+// capsule side is the common tangent of two discs; on the outer side of a turn the disc's arc joins
+// the sides, or, where the turn is gentle enough that the corner where the sides meet lies within
+// the arc tolerance of the disc, that corner (one point, and half the chord's area error); on the
+// inner side the two sides meet at their intersection (or, for sharp turns, through the disc's
+// center, which keeps every covered point at winding ≥ 1). Filled with the
 // non-zero rule, the outline covers exactly the swept area, once, so the stroke is composited
 // once. Near the outer boundary the winding is exactly 1, so exact-area anti-aliasing stays exact
 // there; a capsule-by-capsule fill would count overlapping pieces twice in edge pixels and
@@ -764,9 +766,10 @@ public enum PenBrush {
     }
   }
 
-  /// Appends the join of side `a` and the next side `b` at `disc`: the disc's arc where the side
-  /// turns outwards, else the sides' crossing (or, for sharp turns, the disc's center). `reversed`
-  /// appends the same points last to first.
+  /// Appends the join of side `a` and the next side `b` at `disc`: where the side turns outwards,
+  /// the corner where the sides meet if it lies within the arc tolerance of the disc, else the
+  /// disc's arc; where it turns inwards, the sides' crossing (or, for sharp turns, the disc's
+  /// center). `reversed` appends the same points last to first.
   @inline(__always)
   static func join(
     _ a: Side, _ b: Side, at disc: PenSample, outerWhenTurning sign: Float, reversed: Bool,
@@ -774,6 +777,17 @@ public enum PenBrush {
   ) {
     let turn = cross(a.offset, b.offset)
     if turn * sign > 0 {
+      // Both sides touch the disc, so they meet at center + (a + b)·r / (1 + a·b) for the unit
+      // offsets a, b, which lies r·(1 / cos(θ/2) − 1) outside the disc for a turn θ: within the
+      // arc's tolerance, that one corner stands for the arc.
+      let r = disc.radius
+      let k = 1 + (a.offset.x * b.offset.x + a.offset.y * b.offset.y)
+      let epsilon = r > arcTolerance ? arcTolerance * 0.9 : arcTolerance * 0.25
+      let q = r / (r + epsilon)
+      if k >= 2 * q * q {
+        chain.append(disc.center + (a.offset + b.offset) * (r / k))
+        return
+      }
       chain.append(reversed ? b.start : a.end)
       appendArc(
         center: disc.center, radius: disc.radius, from: a.end, to: b.start, reversed: reversed, into: &chain)
