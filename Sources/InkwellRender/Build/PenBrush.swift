@@ -430,7 +430,6 @@ public enum PenBrush {
     guard n > 1 else { return n == 1 ? [0] : [] }
     let widest = Swift.max(maximumSpacing ?? spacing, spacing)
     var parameters: [Float] = []
-    parameters.reserveCapacity(n + 1)
     path.controlPoints.withUnsafeBufferPointer { controlPoints in
       withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
         // lengths[i]: segment i's length; steps[i]: the step on it.
@@ -489,6 +488,10 @@ public enum PenBrush {
         if adaptive {
           for k in first..<(n - 1) { steps[k] = pending }
         }
+        // About one sample a segment and one every `spacing` along the polygon, and the end (a
+        // segment takes 64 at most).
+        let alongPolygon: Float = Swift.min(total / spacing, Float(64 * n))
+        parameters.reserveCapacity(n + 1 + Int(alongPolygon))
         // The step on segment `i`, which starts `travelled` along the polygon.
         @inline(__always) func step(_ i: Int, _ travelled: Float) -> Float {
           guard adaptive, travelled >= endSpan, travelled + lengths[i] <= total - endSpan else {
@@ -602,7 +605,7 @@ public enum PenBrush {
     let segments = count - 1
     return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
       var outline: [Point] = []
-      outline.reserveCapacity(3 * count + 3 * count / 8 + 8)
+      outline.reserveCapacity(2 * count + count / 2 + 8)
       for i in 0..<segments {
         let sides = tangents(buffer[i], buffer[i + 1])
         offsets[2 * i] = sides.left
@@ -635,12 +638,12 @@ public enum PenBrush {
       appendArc(
         center: first.center, radius: first.radius, from: right.start, to: outline[0],
         through: tangents(first, buffer[1]).direction * -1, into: &outline)
-      // The reserve above is what an outline usually takes: a point on each side of every join,
-      // another on its outer side, a few for the caps and the arcs of sharp turns. An outline
-      // that outgrew it (twice the reserve) is copied to its size: the path keeps this array, and
-      // a page's worth of outlines (the band renderer keeps a million points) would hold that
-      // much more memory.
-      guard outline.capacity > outline.count + outline.count / 4 else { return outline }
+      // The reserve above is what an outline usually takes: a point on each side of most joins
+      // (a corner), two or more on the outer side of a sharper turn, a few for the caps (notes:
+      // 2.2 a disc). An outline that outgrew it (twice the reserve) or took far less is copied
+      // to its size: the path keeps this array, and a page's worth of outlines (the band
+      // renderer keeps a million points) would hold that much more memory.
+      guard outline.capacity > outline.count + outline.count / 2 else { return outline }
       var copy: [Point] = []
       copy.reserveCapacity(outline.count)
       copy.append(contentsOf: outline)
@@ -686,7 +689,7 @@ public enum PenBrush {
       let normals = UnsafeMutableBufferPointer(rebasing: scratch[0..<segments])
       let miters = UnsafeMutableBufferPointer(rebasing: scratch[segments..<(2 * segments)])
       var outline: [Point] = []
-      outline.reserveCapacity(3 * count + 2 * capSteps + 8)
+      outline.reserveCapacity(2 * count + count / 4 + 2 * capSteps + 8)
       var previousLength: Float = 0
       for i in 0..<segments {
         let delta = buffer[i + 1].center - buffer[i].center
