@@ -616,9 +616,10 @@ public enum PenBrush {
       // the right. A change of taper alone can make either side convex.
       var left = Side(offsets[0], from: buffer[0], to: buffer[1])
       outline.append(left.start)
+      var entry: Float = 0
       for j in 1..<segments {
         let next = Side(offsets[2 * j], from: buffer[j], to: buffer[j + 1])
-        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, entry: &entry, into: &outline)
         left = next
       }
       outline.append(left.end)
@@ -629,9 +630,11 @@ public enum PenBrush {
         center: tail.center, radius: tail.radius, from: left.end, to: right.end,
         through: tangents(buffer[segments - 1], tail).direction, into: &outline)
       outline.append(right.end)
+      entry = 1
       for j in stride(from: segments - 1, through: 1, by: -1) {
         let previous = Side(offsets[2 * j - 1], from: buffer[j - 1], to: buffer[j])
-        join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+        join(
+          previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, entry: &entry, into: &outline)
         right = previous
       }
       outline.append(right.start)
@@ -683,11 +686,13 @@ public enum PenBrush {
         outline.append(center + v)
       }
     }
-    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { scratch in
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 3 * segments) { scratch in
       // normals[i]: segment i's left normal; miters[j]: join j's offset to its left corner, or
-      // NaN where the join takes `join`.
+      // NaN where the join takes `join`; entries[j]: where a mitred join's chain comes onto the
+      // next side, as `join`'s `entry` (x going forward on the left, y backward on the right).
       let normals = UnsafeMutableBufferPointer(rebasing: scratch[0..<segments])
       let miters = UnsafeMutableBufferPointer(rebasing: scratch[segments..<(2 * segments)])
+      let entries = UnsafeMutableBufferPointer(rebasing: scratch[(2 * segments)..<(3 * segments)])
       var outline: [Point] = []
       outline.reserveCapacity(2 * count + count / 4 + 2 * capSteps + 8)
       var previousLength: Float = 0
@@ -702,22 +707,31 @@ public enum PenBrush {
           // side (the corner is r·tan(θ/2) = r·|sin θ| / (1 + cos θ) along them).
           let previous = normals[i - 1]
           let k = 1 + (previous.x * normal.x + previous.y * normal.y)
-          let sine = abs(cross(previous, normal))
+          let turn = cross(previous, normal)
+          let sine = abs(turn)
           miters[i] =
             k > 1.7 && r * sine <= 0.5 * Swift.min(previousLength, length) * k
             ? (previous + normal) * (r / k) : Point(x: .nan, y: .nan)
+          // The inner side (the left for a counterclockwise turn) meets the next side r·tan(θ/2)
+          // along it; the outer side's corner lies before that side, so the chain enters at its
+          // near end.
+          let along = r * sine / k
+          entries[i] = Point(x: turn > 0 ? along / length : 0, y: turn < 0 ? 1 - along / previousLength : 1)
         }
         previousLength = length
       }
       var left = Side(normals[0], from: buffer[0], to: buffer[1])
       outline.append(left.start)
+      var entry: Float = 0
       for j in 1..<segments {
         let next = Side(normals[j], from: buffer[j], to: buffer[j + 1])
         let miter = miters[j]
         if miter.x.isNaN {
-          join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, into: &outline)
+          join(
+            left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, entry: &entry, into: &outline)
         } else {
           outline.append(buffer[j].center + miter)
+          entry = entries[j].x
         }
         left = next
       }
@@ -726,13 +740,17 @@ public enum PenBrush {
       cap(tail.center, from: normals[segments - 1] * r, into: &outline)
       var right = Side(normals[segments - 1] * -1, from: buffer[segments - 1], to: tail)
       outline.append(right.end)
+      entry = 1
       for j in stride(from: segments - 1, through: 1, by: -1) {
         let previous = Side(normals[j - 1] * -1, from: buffer[j - 1], to: buffer[j])
         let miter = miters[j]
         if miter.x.isNaN {
-          join(previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, into: &outline)
+          join(
+            previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, entry: &entry, into: &outline
+          )
         } else {
           outline.append(buffer[j].center - miter)
+          entry = entries[j].y
         }
         right = previous
       }
@@ -773,10 +791,15 @@ public enum PenBrush {
   /// the corner where the sides meet if it lies within the arc tolerance of the disc, else the
   /// disc's arc; where it turns inwards, the sides' crossing (or, for sharp turns, the disc's
   /// center). `reversed` appends the same points last to first.
+  ///
+  /// `entry` is where the chain came onto the side it runs along, as a fraction of that side
+  /// from its start: `a` (0 for its start) going forward, `b` (1 for its end) reversed. A
+  /// crossing is taken only where it lies on both sides and after `entry` in the chain's
+  /// direction, so the chain never runs back along a side; the join leaves `entry` for the next.
   @inline(__always)
   static func join(
     _ a: Side, _ b: Side, at disc: PenSample, outerWhenTurning sign: Float, reversed: Bool,
-    into chain: inout [Point]
+    entry: inout Float, into chain: inout [Point]
   ) {
     let turn = cross(a.offset, b.offset)
     if turn * sign > 0 {
@@ -787,6 +810,7 @@ public enum PenBrush {
       let k = 1 + (a.offset.x * b.offset.x + a.offset.y * b.offset.y)
       let epsilon = r > arcTolerance ? arcTolerance * 0.9 : arcTolerance * 0.25
       let q = r / (r + epsilon)
+      entry = reversed ? 1 : 0
       if k >= 2 * q * q {
         chain.append(disc.center + (a.offset + b.offset) * (r / k))
         return
@@ -795,15 +819,35 @@ public enum PenBrush {
       appendArc(
         center: disc.center, radius: disc.radius, from: a.end, to: b.start, reversed: reversed, into: &chain)
       chain.append(reversed ? a.end : b.start)
-    } else if let x = innerCorner(
-      previousStart: a.start, previousEnd: a.end, nextStart: b.start, nextEnd: b.end)
-    {
-      chain.append(x)
-    } else {
-      chain.append(reversed ? b.start : a.end)
-      chain.append(disc.center)
-      chain.append(reversed ? a.end : b.start)
+      return
     }
+    if let (ta, tb) = crossing(
+      previousStart: a.start, previousEnd: a.end, nextStart: b.start, nextEnd: b.end),
+      ta <= 1, tb >= 0,
+      reversed ? (tb <= entry && ta >= 0) : (ta >= entry && tb <= 1)
+    {
+      chain.append(a.start + (a.end - a.start) * ta)
+      entry = reversed ? ta : tb
+      return
+    }
+    chain.append(reversed ? b.start : a.end)
+    chain.append(disc.center)
+    chain.append(reversed ? a.end : b.start)
+    entry = reversed ? 1 : 0
+  }
+
+  /// Where the lines through two sides cross, as fractions of each from its start; `nil` for
+  /// (nearly) parallel sides.
+  @inline(__always)
+  static func crossing(
+    previousStart a0: Point, previousEnd a1: Point, nextStart b0: Point, nextEnd b1: Point
+  ) -> (Float, Float)? {
+    let da = a1 - a0
+    let db = b1 - b0
+    let denominator = cross(da, db)
+    guard abs(denominator) > 1e-12 else { return nil }
+    let w = b0 - a0
+    return (cross(w, db) / denominator, cross(w, da) / denominator)
   }
 
   @inline(__always) static func cross(_ a: Point, _ b: Point) -> Float { a.x * b.y - a.y * b.x }
