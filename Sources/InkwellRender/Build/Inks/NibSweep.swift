@@ -94,6 +94,8 @@ public enum NibSweep {
     func side(_ normal: (Int) -> Point, outerWhenTurning sign: Float) -> [Point] {
       var chain: [Point] = [first.center + first.nib[support(first.nib, normal(0))]]
       chain.reserveCapacity(samples.count * 2)
+      // Where the chain came onto the current side, as a fraction of it (see `PenBrush.join`).
+      var entry: Float = 0
       for j in 1..<segments {
         let s = samples[j]
         let i0 = support(s.nib, normal(j - 1))
@@ -102,6 +104,7 @@ public enum NibSweep {
         let start = s.center + s.nib[i1]
         if i0 == i1 {
           chain.append(end)
+          entry = 0
           continue
         }
         let turn = cross(direction[j - 1], direction[j])
@@ -109,19 +112,24 @@ public enum NibSweep {
           chain.append(end)
           walk(s, from: i0, to: i1, turn: turn, gentle: dot(direction[j - 1], direction[j]) > 0, into: &chain)
           chain.append(start)
+          entry = 0
         } else {
+          // The sides' crossing where it lies on both, after where the chain came onto the first.
           let previous = samples[j - 1]
           let next = samples[j + 1]
-          if let x = PenBrush.innerCorner(
-            previousStart: previous.center + previous.nib[support(previous.nib, normal(j - 1))],
-            previousEnd: end, nextStart: start,
-            nextEnd: next.center + next.nib[support(next.nib, normal(j))])
+          let previousStart = previous.center + previous.nib[support(previous.nib, normal(j - 1))]
+          let nextEnd = next.center + next.nib[support(next.nib, normal(j))]
+          if let (ta, tb) = PenBrush.crossing(
+            previousStart: previousStart, previousEnd: end, nextStart: start, nextEnd: nextEnd),
+            ta >= entry, ta <= 1, tb >= 0, tb <= 1
           {
-            chain.append(x)
+            chain.append(previousStart + (end - previousStart) * ta)
+            entry = tb
           } else {
             chain.append(end)
             chain.append(s.center)
             chain.append(start)
+            entry = 0
           }
         }
       }
