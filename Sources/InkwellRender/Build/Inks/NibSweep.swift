@@ -126,8 +126,11 @@ public enum NibSweep {
             chain.append(previousStart + (end - previousStart) * ta)
             entry = tb
           } else {
+            // No crossing: the sides meet the nib at two different vertices, and the nib's own
+            // edge between them (the short way round) joins them. Through the center, the chain
+            // ran back along the sides and its loops covered what the sweep does not.
             chain.append(end)
-            chain.append(s.center)
+            walk(s, from: i0, to: i1, turn: turn, gentle: true, into: &chain)
             chain.append(start)
             entry = 0
           }

@@ -1,0 +1,107 @@
+// The nib sweep's outline against the area it stands for: the union of the convex hulls of
+// consecutive nib placements, sampled point by point.
+
+import Inkwell
+import Testing
+
+@testable import InkwellRender
+
+/// The convex hull of `points`, counterclockwise in the plane's orientation.
+private func convexHull(_ points: [Point]) -> [Point] {
+  let sorted = points.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
+  func turn(_ o: Point, _ a: Point, _ b: Point) -> Float {
+    (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+  }
+  var lower: [Point] = []
+  for p in sorted {
+    while lower.count >= 2 && turn(lower[lower.count - 2], lower[lower.count - 1], p) <= 0 {
+      lower.removeLast()
+    }
+    lower.append(p)
+  }
+  var upper: [Point] = []
+  for p in sorted.reversed() {
+    while upper.count >= 2 && turn(upper[upper.count - 2], upper[upper.count - 1], p) <= 0 {
+      upper.removeLast()
+    }
+    upper.append(p)
+  }
+  return Array(lower.dropLast()) + Array(upper.dropLast())
+}
+
+private func hullContains(_ hull: [Point], _ p: Point) -> Bool {
+  for i in hull.indices {
+    let a = hull[i]
+    let b = hull[(i + 1) % hull.count]
+    if (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) < 0 { return false }
+  }
+  return true
+}
+
+@Suite("Nib sweep")
+struct NibSweepTests {
+  @Test("a nib swept along a wandering path covers the union of its placements' hulls, within bounds")
+  func sweepCoversTheUnionOfHulls() {
+    // Rectangle and ellipse nibs changing size from sample to sample, 1.5-3 px apart on gentle
+    // bends, drawn at alpha 1 against a 6 × 6 point sampling of the union of the convex hulls of
+    // consecutive placements.
+    var rng = SeededGenerator(seed: 5)
+    let side = 48
+    let renderer = Renderer(threads: 1)
+    var far = 0
+    for trial in 0..<16 {
+      var samples: [NibSample] = []
+      var c = Point(x: 14, y: 24)
+      var heading: Float = rng.float(-0.5...0.5)
+      var length = rng.float(3...8)
+      let angle = rng.float(-1...1)
+      for _ in 0..<12 {
+        let nib =
+          trial % 2 == 0
+          ? NibSweep.rectangle(length: length, thickness: length * 0.15, angle: angle)
+          : NibSweep.ellipse(major: length / 2, minor: length / 5, angle: angle)
+        samples.append(NibSample(center: c, nib: nib))
+        heading += rng.float(-0.35...0.35)
+        length = Swift.min(Swift.max(length + rng.float(-0.8...0.8), 2), 9)
+        let step = rng.float(1.5...3)
+        c = Point(x: c.x + step * FloatMath.cos(heading), y: c.y + step * FloatMath.sin(heading))
+      }
+      let hulls = (0..<(samples.count - 1)).map { k in
+        convexHull(
+          samples[k].nib.map { samples[k].center + $0 }
+            + samples[k + 1].nib.map { samples[k + 1].center + $0 })
+      }
+      let outline = NibSweep.outline(of: samples)
+      let coverage = renderer.renderLinear(
+        [Primitive(path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(.black))],
+        width: side, height: side, background: .clear)
+      var worst: Float = 0
+      var drawn: Float = 0
+      var sampled: Float = 0
+      for y in 0..<side {
+        for x in 0..<side {
+          var inside = 0
+          for sy in 0..<6 {
+            for sx in 0..<6 {
+              let p = Point(x: Float(x) + (Float(sx) + 0.5) / 6, y: Float(y) + (Float(sy) + 0.5) / 6)
+              if hulls.contains(where: { hullContains($0, p) }) { inside += 1 }
+            }
+          }
+          let expected = Float(inside) / 36
+          let actual = coverage[(y * side + x) * 4 + 3]
+          worst = Swift.max(worst, abs(actual - expected))
+          drawn += actual
+          sampled += expected
+        }
+      }
+      // Where the path runs nearly along a thin rectangle's long axis, small wiggles move the
+      // support between the nib's ends; the sides then meet the nib at vertices far apart and
+      // the outline still strays from the union by up to about a fifth of a pixel's coverage,
+      // and its area by up to 3 %. Elsewhere the 36 samples' own error dominates.
+      #expect(worst < 0.25, "trial \(trial): a pixel's coverage differs by \(worst)")
+      #expect(abs(drawn - sampled) < 0.035 * sampled, "trial \(trial): area \(drawn) against \(sampled)")
+      if worst > 0.15 { far += 1 }
+    }
+    #expect(far <= 2, "\(far) of 16 sweeps have a pixel off by more than 0.15")
+  }
+}
