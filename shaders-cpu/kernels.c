@@ -73,17 +73,9 @@ static inline __attribute__((always_inline)) void accumulate_line(float *cells, 
   y1 = clampf(y1, 0.0f, (float)T);
   // Level (no winding), or not a number (clamping keeps NaN): nothing to add.
   if (y0 == y1 || x0 != x0 || y0 != y0 || x1 != x1 || y1 != y1) return;
-  float dir = 1.0f;
-  if (y0 > y1) {
-    float t = y0; y0 = y1; y1 = t;
-    t = x0; x0 = x1; x1 = t;
-    dir = -1.0f;
-  }
-  int r0 = (int)y0;
-  // ceil(y1) for y1 in [0, T], without a library call.
-  int r1 = (int)y1;
-  if ((float)r1 < y1) r1 += 1;
-  if (r1 > T) r1 = T;
+  float dir;
+  int r0, r1;
+  inkwell_orient_piece(&x0, &y0, &x1, &y1, &dir, &r0, &r1);
   // Within one pixel row (half the pieces of a flattened outline): its own ends, no slope.
   if (r1 - r0 == 1) {
     accumulate_row(cells, r0, x0, x1, (y1 - y0) * dir);

@@ -36,6 +36,29 @@ INKWELL_HIDDEN void inkwell_scalar_accumulate_line(float *cells, float x0, float
 INKWELL_HIDDEN void inkwell_scalar_accumulate_lines(float *cells, const float *lines, size_t count);
 INKWELL_HIDDEN void inkwell_scalar_accumulate_row(float *cells, int row, float xa, float xb, float dy);
 
+// Turns a piece (clamped into the tile) to run downwards, `*dir` −1 when it ran upwards, and
+// gives the rows it spans: floor(y0) up to ceil(y1) ≤ INKWELL_TILE, the ceiling taken without a
+// library call. The scalar loop and the vector levels' row splitter both start here, so that they
+// cut a piece into the same rows with the same floats.
+static inline __attribute__((always_inline)) void inkwell_orient_piece(float *x0, float *y0, float *x1,
+                                                                       float *y1, float *dir, int *r0,
+                                                                       int *r1) {
+  *dir = 1.0f;
+  if (*y0 > *y1) {
+    float t = *y0;
+    *y0 = *y1;
+    *y1 = t;
+    t = *x0;
+    *x0 = *x1;
+    *x1 = t;
+    *dir = -1.0f;
+  }
+  *r0 = (int)*y0;
+  *r1 = (int)*y1;
+  if ((float)*r1 < *y1) *r1 += 1;
+  if (*r1 > INKWELL_TILE) *r1 = INKWELL_TILE;
+}
+
 // Asks for the cache lines of `bytes` bytes of an image row at address `row`, for writing (the
 // 8-bit resolve and the one-color tile fill ask a few rows ahead of their stores). The address is
 // an integer: it may lie past the image (the last rows, the last tile), and a prefetch never

@@ -286,16 +286,9 @@ static inline __attribute__((always_inline)) int split_rows(const float *p, int3
                                                             float *restrict froms, float *restrict tos,
                                                             float *restrict dys, int n) {
   float x0 = clamp_scalar(p[0]), y0 = clamp_scalar(p[1]), x1 = clamp_scalar(p[2]), y1 = clamp_scalar(p[3]);
-  float dir = 1.0f;
-  if (y0 > y1) {
-    float t = y0; y0 = y1; y1 = t;
-    t = x0; x0 = x1; x1 = t;
-    dir = -1.0f;
-  }
-  int r0 = (int)y0;
-  int r1 = (int)y1;
-  if ((float)r1 < y1) r1 += 1;
-  if (r1 > T) r1 = T;
+  float dir;
+  int r0, r1;
+  inkwell_orient_piece(&x0, &y0, &x1, &y1, &dir, &r0, &r1);
   if (r1 - r0 == 1) {
     rows[n] = r0;
     froms[n] = x0;
