@@ -566,10 +566,10 @@ public enum PenBrush {
     return discs.withUnsafeMutableBufferPointer { outline(ofDiscs: $0) }
   }
 
-  /// `outline(of:)` of the discs in `buffer`, which it reorders and overwrites.
-  static func outline(ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
-    // Drop discs that lie inside a neighbour: they add nothing to the union, and a tangent line
-    // between nested discs does not exist. The kept ones move to the front of the buffer.
+  /// Drops the discs of `buffer` that lie inside a neighbour (they add nothing to the union, and a
+  /// tangent line between nested discs does not exist), moving the kept ones to its front, and
+  /// returns how many it kept.
+  static func keepUnnestedDiscs(_ buffer: UnsafeMutableBufferPointer<PenSample>) -> Int {
     let slack: Float = 1e-3
     var count = 0
     for k in 0..<buffer.count {
@@ -596,6 +596,12 @@ public enum PenBrush {
       buffer[count] = s
       count += 1
     }
+    return count
+  }
+
+  /// `outline(of:)` of the discs in `buffer`, which it reorders and overwrites.
+  static func outline(ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
+    let count = keepUnnestedDiscs(buffer)
     guard count > 0 else { return [] }
     let first = buffer[0]
     if count == 1 { return circle(center: first.center, radius: first.radius) }
@@ -659,17 +665,7 @@ public enum PenBrush {
   /// give them no slope, so `tangents` would return the same floats), and caps stepped by a fixed
   /// rotation of a half turn instead of arcs measured by arctangents.
   static func outline(ofHairline buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
-    let slack: Float = 1e-3
-    var count = 0
-    for k in 0..<buffer.count {
-      let s = buffer[k]
-      if count > 0 {
-        let delta = s.center - buffer[count - 1].center
-        guard delta.x * delta.x + delta.y * delta.y > slack * slack else { continue }
-      }
-      buffer[count] = s
-      count += 1
-    }
+    let count = keepUnnestedDiscs(buffer)
     guard count > 0 else { return [] }
     let first = buffer[0]
     let r = first.radius
