@@ -47,7 +47,6 @@ struct NibSweepTests {
     // consecutive placements.
     var rng = SeededGenerator(seed: 5)
     let side = 48
-    let renderer = Renderer(threads: 1)
     var far = 0
     for trial in 0..<16 {
       var samples: [NibSample] = []
@@ -71,29 +70,9 @@ struct NibSweepTests {
           samples[k].nib.map { samples[k].center + $0 }
             + samples[k + 1].nib.map { samples[k + 1].center + $0 })
       }
-      let outline = NibSweep.outline(of: samples)
-      let coverage = renderer.renderLinear(
-        [Primitive(path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(.black))],
-        width: side, height: side, background: .clear)
-      var worst: Float = 0
-      var drawn: Float = 0
-      var sampled: Float = 0
-      for y in 0..<side {
-        for x in 0..<side {
-          var inside = 0
-          for sy in 0..<6 {
-            for sx in 0..<6 {
-              let p = Point(x: Float(x) + (Float(sx) + 0.5) / 6, y: Float(y) + (Float(sy) + 0.5) / 6)
-              if hulls.contains(where: { hullContains($0, p) }) { inside += 1 }
-            }
-          }
-          let expected = Float(inside) / 36
-          let actual = coverage[(y * side + x) * 4 + 3]
-          worst = Swift.max(worst, abs(actual - expected))
-          drawn += actual
-          sampled += expected
-        }
-      }
+      let (worst, drawn, sampled) = compareOutline(
+        NibSweep.outline(of: samples), withShape: { p in hulls.contains { hullContains($0, p) } }, side: side,
+        samples: 6)
       // Where the path runs nearly along a thin rectangle's long axis, small wiggles move the
       // support between the nib's ends; the sides then meet the nib at vertices far apart and
       // the outline still strays from the union by up to about a fifth of a pixel's coverage,

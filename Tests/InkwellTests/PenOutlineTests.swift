@@ -25,46 +25,23 @@ private func capsuleContains(_ a: PenSample, _ b: PenSample, _ p: Point) -> Bool
   return Swift.min(excess(0), excess(1), excess((low + high) / 2)) <= 0
 }
 
-/// The outline of `discs` drawn at alpha 1 on a `side` × `side` canvas, against an 8 × 8 point
-/// sampling of the union of their capsules: the largest difference in a pixel, and the two areas.
+/// The outline of `discs` against an 8 × 8 point sampling of the union of their capsules.
 private func compareWithUnion(_ discs: [PenSample], side: Int) -> (worst: Float, drawn: Float, sampled: Float)
 {
-  let outline = PenBrush.outline(of: discs)
-  let coverage = Renderer(threads: 1).renderLinear(
-    [Primitive(path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(.black))],
-    width: side, height: side, background: .clear)
-  var worst: Float = 0
-  var drawn: Float = 0
-  var sampled: Float = 0
-  for y in 0..<side {
-    for x in 0..<side {
-      var inside = 0
-      for sy in 0..<8 {
-        for sx in 0..<8 {
-          let p = Point(x: Float(x) + (Float(sx) + 0.5) / 8, y: Float(y) + (Float(sy) + 0.5) / 8)
-          var hit = false
-          for k in 0..<(discs.count - 1) where !hit {
-            let a = discs[k]
-            let b = discs[k + 1]
-            let reach = Swift.max(a.radius, b.radius) + 0.5
-            guard
-              p.x > Swift.min(a.center.x, b.center.x) - reach,
-              p.x < Swift.max(a.center.x, b.center.x) + reach,
-              p.y > Swift.min(a.center.y, b.center.y) - reach, p.y < Swift.max(a.center.y, b.center.y) + reach
-            else { continue }
-            hit = capsuleContains(a, b, p)
-          }
-          if hit { inside += 1 }
-        }
+  compareOutline(
+    PenBrush.outline(of: discs),
+    withShape: { p in
+      (0..<(discs.count - 1)).contains { k in
+        let a = discs[k]
+        let b = discs[k + 1]
+        let reach = Swift.max(a.radius, b.radius) + 0.5
+        guard
+          p.x > Swift.min(a.center.x, b.center.x) - reach, p.x < Swift.max(a.center.x, b.center.x) + reach,
+          p.y > Swift.min(a.center.y, b.center.y) - reach, p.y < Swift.max(a.center.y, b.center.y) + reach
+        else { return false }
+        return capsuleContains(a, b, p)
       }
-      let expected = Float(inside) / 64
-      let actual = coverage[(y * side + x) * 4 + 3]
-      worst = Swift.max(worst, abs(actual - expected))
-      drawn += actual
-      sampled += expected
-    }
-  }
-  return (worst, drawn, sampled)
+    }, side: side, samples: 8)
 }
 
 @Suite("Pen outline")

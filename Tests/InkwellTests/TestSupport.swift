@@ -1,4 +1,5 @@
 import InkwellModel
+import InkwellRender
 
 /// A small deterministic generator (SplitMix64) for seeded test scenes.
 struct SeededGenerator: RandomNumberGenerator {
@@ -55,4 +56,36 @@ func randomDrawing(
       Stroke(ink: Ink(type: .pen, color: color, width: inkWidth), path: StrokePath(controlPoints: points)))
   }
   return Drawing(strokes: strokes)
+}
+
+/// `outline` filled non-zero at alpha 1 on a `side` × `side` canvas, against an `n` × `n` point
+/// sampling in each pixel of the shape `contains` stands for: the largest difference in a pixel,
+/// and the drawn and the sampled area.
+func compareOutline(
+  _ outline: [Point], withShape contains: (Point) -> Bool, side: Int, samples n: Int
+) -> (worst: Float, drawn: Float, sampled: Float) {
+  let coverage = Renderer(threads: 1).renderLinear(
+    [Primitive(path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(.black))],
+    width: side, height: side, background: .clear)
+  var worst: Float = 0
+  var drawn: Float = 0
+  var sampled: Float = 0
+  for y in 0..<side {
+    for x in 0..<side {
+      var inside = 0
+      for sy in 0..<n {
+        for sx in 0..<n {
+          let p = Point(
+            x: Float(x) + (Float(sx) + 0.5) / Float(n), y: Float(y) + (Float(sy) + 0.5) / Float(n))
+          if contains(p) { inside += 1 }
+        }
+      }
+      let expected = Float(inside) / Float(n * n)
+      let actual = coverage[(y * side + x) * 4 + 3]
+      worst = Swift.max(worst, abs(actual - expected))
+      drawn += actual
+      sampled += expected
+    }
+  }
+  return (worst, drawn, sampled)
 }
