@@ -201,6 +201,15 @@ struct ComparisonSettings {
 enum Comparison {
   static let peerEngines = ["blend2d", "skia-n32", "skia-f16", "cairo"]
 
+  /// Extra rounds for quick scenes. The host switches between a fast and a slow state for
+  /// seconds at a time, and a scene whose round takes half a second sees a few rounds of each: a
+  /// median of five then moved a ratio by up to a third from one run to the next. A scene whose
+  /// rounds together take under `extraRoundSeconds` runs more rounds, up to `extraRoundFactor`
+  /// times `--runs`; the slow scenes (sketch, big, huge) keep `--runs`. The rule depends only on
+  /// the time elapsed, never on the results.
+  static let extraRoundFactor = 3
+  static let extraRoundSeconds = 10.0
+
   /// Measures `scene`; returns its rows (peers that could not run get a row with a note).
   static func run(_ scene: ComparisonScene, settings: ComparisonSettings, log: (String) -> Void)
     -> [ComparisonRow]
@@ -388,8 +397,17 @@ enum Comparison {
     }
     first.image = nil
 
-    for run in 1...settings.runs {
-      log("comparison \(scene.name): run \(run)/\(settings.runs)")
+    // At least `runs` rounds; more, up to `extraRoundFactor` times as many, while the rounds so
+    // far took under `extraRoundSeconds` (see `extraRounds`).
+    let roundsStart = MonotonicClock.nanoseconds()
+    var round = 0
+    while round < settings.runs
+      || (round < Self.extraRoundFactor * settings.runs
+        && MonotonicClock.milliseconds(from: roundsStart, to: MonotonicClock.nanoseconds())
+          < Self.extraRoundSeconds * 1000)
+    {
+      round += 1
+      log("comparison \(scene.name): run \(round) (at least \(settings.runs))")
       for index in actions.indices
       where !rows[index].note.hasPrefix("missing") && rows[index].note != "failed" {
         if let milliseconds = actions[index]() { rows[index].samples.append(milliseconds) }

@@ -28,7 +28,8 @@ enum ComparisonReport {
     let sceneWidth = Swift.max(5, rows.map(\.scene.count).max() ?? 5) + 2
     var lines = [
       pad("scene", sceneWidth) + pad("engine", 17) + pad("mode", 11) + pad("thr", 4, left: true)
-        + pad("median ms", 11, left: true) + pad("min–max", 22, left: true) + pad("× blend2d", 10, left: true)
+        + pad("runs", 5, left: true) + pad("median ms", 11, left: true) + pad("min–max", 22, left: true)
+        + pad("× blend2d", 10, left: true)
         + pad("RSS MiB", 9, left: true) + pad("(growth)", 9, left: true) + "  note"
     ]
     for row in rows {
@@ -38,7 +39,8 @@ enum ComparisonReport {
       let spread = summary.map { fixed($0.minimum, 2) + "–" + fixed($0.maximum, 2) } ?? "-"
       lines.append(
         pad(row.scene, sceneWidth) + pad(row.engine, 17) + pad(row.mode + "/" + row.stage, 11)
-          + pad(String(row.threads), 4, left: true) + pad(fixed(summary?.median ?? .nan, 2), 11, left: true)
+          + pad(String(row.threads), 4, left: true) + pad(String(row.samples.count), 5, left: true)
+          + pad(fixed(summary?.median ?? .nan, 2), 11, left: true)
           + pad(spread, 22, left: true) + pad(fixed(ratio ?? .nan, 2), 10, left: true)
           + pad(row.peakRSSKiB > 0 ? fixed(Double(row.peakRSSKiB) / 1024, 1) : "-", 9, left: true)
           + pad(
@@ -172,6 +174,7 @@ enum ComparisonReport {
           "\"median_ms\": \(fixed(summary.median, 4))",
           "\"min_ms\": \(fixed(summary.minimum, 4))",
           "\"max_ms\": \(fixed(summary.maximum, 4))",
+          "\"runs\": \(row.samples.count)",
         ]
       }
       fields.append("\"peak_rss_mb\": \(fixed(Double(row.peakRSSKiB) / 1024, 2))")

@@ -236,7 +236,9 @@ if !comparisonScenes.isEmpty {
     comparisonRows += Comparison.run(scene, settings: settings) { print($0, to: &standardError) }
   }
   print(
-    "\ncomparison: median ms over \(options.runs) interleaved runs after a warm-up; fill = polygons → 8-bit")
+    "\ncomparison: median ms over at least \(options.runs) interleaved runs after a warm-up (a scene whose "
+      + "rounds take under \(Int(Comparison.extraRoundSeconds)) s together runs more, up to "
+      + "\(Comparison.extraRoundFactor * options.runs)); fill = polygons → 8-bit")
   print(
     "pixels (peers: fill + flush only, paths built before timing); ink = strokes → pixels (png: and PNG bytes);"
   )
