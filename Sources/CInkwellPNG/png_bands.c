@@ -97,6 +97,37 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
   }
   *out_bytes = NULL;
   *out_size = 0;
+  if (options != NULL && options->filter == INKWELL_PNG_BAND_FILTER_SMALLER) {
+    inkwell_png_band_options plain = *options;
+    plain.filter = INKWELL_PNG_BAND_FILTER_NONE;
+    inkwell_png_status status = inkwell_png_deflate_band(&plain, rows, stride, previous_row, row_count, is_last,
+                                                         out_bytes, out_size, out_adler, out_length);
+    if (status != INKWELL_PNG_OK) return status;
+    inkwell_png_band_options adaptive = *options;
+    adaptive.filter = INKWELL_PNG_BAND_FILTER_ADAPTIVE;
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    uint32_t adler = 0;
+    uint64_t length = 0;
+    status = inkwell_png_deflate_band(&adaptive, rows, stride, previous_row, row_count, is_last, &bytes, &size,
+                                      &adler, &length);
+    if (status != INKWELL_PNG_OK) {
+      free(*out_bytes);
+      *out_bytes = NULL;
+      *out_size = 0;
+      return status;
+    }
+    if (size < *out_size) {
+      free(*out_bytes);
+      *out_bytes = bytes;
+      *out_size = size;
+      *out_adler = adler;
+      *out_length = length;
+    } else {
+      free(bytes);
+    }
+    return INKWELL_PNG_OK;
+  }
   if (options == NULL || rows == NULL || options->width == 0 ||
       (options->input_channels != 3 && options->input_channels != 4) ||
       (options->output_channels != 3 && options->output_channels != 4) ||

@@ -5,8 +5,9 @@
 // changes make it cheaper. First, the image data is deflated in bands of 64 rows, each band by its
 // own compressor on whichever thread is free (see CInkwellPNGBands.h for why the bands still form
 // one valid zlib stream); band boundaries depend only on the image, so the file is the same for
-// every thread count. Second, the default effort trades a little size for speed: the measurements
-// behind `Effort` are in docs/performance.md.
+// every thread count. Second, the default effort trades a little size for speed, on colorful pages
+// only: on pages of strokes it is also smaller than libpng's defaults (docs/performance.md, "PNG
+// encoding", has the measurements behind each effort).
 //
 // libpng still writes the container, so every chunk, length and CRC comes from it.
 
@@ -37,14 +38,16 @@ public struct PNGBandEncoder: Sendable {
     var filter: inkwell_png_band_filter
   }
 
+  /// Effort 1 deflates unfiltered rows at zlib level 1. From effort 2 each band is deflated at
+  /// zlib level `effort` (at most 9) both unfiltered and with adaptive row filters, and keeps the
+  /// smaller: adaptive filters alone made pages of handwriting larger than effort 1 did (notes
+  /// at effort 9: 978 against 861 KB), while colorful pages need them (sketch: 5.9 against 7.2 MB).
   static func settings(for effort: Int) -> Settings {
     switch effort {
     case ...1: return Settings(level: 1, strategy: 0, filter: INKWELL_PNG_BAND_FILTER_NONE)
-    case 2: return Settings(level: 1, strategy: 0, filter: INKWELL_PNG_BAND_FILTER_ADAPTIVE)
-    case 3...5: return Settings(level: Int32(effort), strategy: 0, filter: INKWELL_PNG_BAND_FILTER_ADAPTIVE)
     default:
       return Settings(
-        level: Int32(Swift.min(effort, 9)), strategy: 0, filter: INKWELL_PNG_BAND_FILTER_ADAPTIVE)
+        level: Int32(Swift.min(effort, 9)), strategy: 0, filter: INKWELL_PNG_BAND_FILTER_SMALLER)
     }
   }
 

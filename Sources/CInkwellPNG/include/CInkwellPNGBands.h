@@ -35,6 +35,11 @@ typedef enum inkwell_png_band_filter {
   /* Per row, the filter whose output has the smallest sum of absolute
    * values (as signed bytes), among none, sub, up, average and paeth. */
   INKWELL_PNG_BAND_FILTER_ADAPTIVE = 5,
+  /* The band deflated both unfiltered and with ADAPTIVE, keeping the smaller
+   * (the unfiltered one on a tie). Adaptive rows suit photographs and
+   * colorful pages; a page of dark strokes on paper deflates better
+   * unfiltered, where the heuristic trades runs of paper for small sums. */
+  INKWELL_PNG_BAND_FILTER_SMALLER = 6,
 } inkwell_png_band_filter;
 
 typedef struct inkwell_png_band_options {
