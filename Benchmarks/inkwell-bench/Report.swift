@@ -18,13 +18,34 @@ struct BenchEnvironment {
 
   static func current() -> BenchEnvironment {
     #if DEBUG
-      let flags = "debug"
+      let build = "debug"
     #else
-      let flags = "release"
+      let build = "release"
     #endif
+    // The build, the CPU's vector features the kernels can use, and the kernel level that ran
+    // (INKWELL_SIMD may force a lower one): "release; cpu sse2 sse4_2 avx avx2 fma; kernels avx2".
+    let flags =
+      "\(build); cpu \(vectorFeatures().joined(separator: " ")); kernels \(SIMDLevel.selected.rawValue)"
     return BenchEnvironment(
       cpu: cpuModel(), cores: RenderOptions.availableProcessors, flags: flags,
       swiftVersion: compilerVersion, libpngVersion: PNG_LIBPNG_VER_STRING)
+  }
+
+  /// The vector features among /proc/cpuinfo's first "flags" (x86) or "Features" (arm64) line that
+  /// matter to the kernels, in that list's order; empty where there is no such line.
+  private static func vectorFeatures() -> [String] {
+    let wanted: Set<Substring> = [
+      "sse2", "sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "asimd",
+    ]
+    guard let bytes = try? readInput("/proc/cpuinfo", maxBytes: 1 << 22) else { return [] }
+    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+      let parts = line.split(separator: ":", maxSplits: 1)
+      guard parts.count == 2 else { continue }
+      let key = parts[0].trimmingSpaces()
+      guard key == "flags" || key == "Features" else { continue }
+      return parts[1].split(separator: " ").filter { wanted.contains($0) }.map(String.init)
+    }
+    return []
   }
 
   /// The compiler that built the harness, to the minor version.

@@ -129,7 +129,7 @@ if options.quick && options.sceneFilters.isEmpty {
 }
 
 let environment = BenchEnvironment.current()
-print("inkwell-bench: \(environment.cpu), \(environment.cores) cores, \(environment.flags) build")
+print("inkwell-bench: \(environment.cpu), \(environment.cores) cores; \(environment.flags)")
 print(
   "swift \(environment.swiftVersion), libpng \(environment.libpngVersion), inkwell \(environment.inkwellVersion)"
 )
