@@ -9,7 +9,8 @@ struct BenchOptions {
     shared corpus and two synthetic scenes, at scale 1 and as a 256×256 thumbnail.
 
     options:
-      --runs N          timed runs per case after one warm-up (default 5; 3 with --quick)
+      --runs N          timed runs per case after one warm-up (default 5; 3 with --quick); a
+                        comparison scene whose rounds take under 10 s runs more, up to 3N
       --threads LIST    comma-separated thread counts; N means every core (default 1,N)
       --scene NAME      only scenes whose name contains NAME (repeatable)
       --examples DIR    folder of *.inkwell.json examples (default examples)
