@@ -167,10 +167,23 @@ public struct Color: Hashable, Sendable {
 
 /// The sRGB transfer function (IEC 61966-2-1), exact, in both directions.
 public enum SRGBTransfer {
-  /// Encoded 0…1 → linear light.
+  /// Encoded 0…1 → linear light. A value that is exactly k / 255 (a color written as 8-bit hex,
+  /// nearly every ink's) is read from a table of the same function's results, so the answer is the
+  /// same float; a power cost a few hundred instructions a stroke on a page of thumbnails.
   public static func linear(fromEncoded v: Float) -> Float {
+    let k = v * 255
+    if k >= 0, k <= 255, let code = Int(exactly: k), Float(code) / 255 == v {
+      return eightBitLinear[code]
+    }
+    return computedLinear(fromEncoded: v)
+  }
+
+  private static func computedLinear(fromEncoded v: Float) -> Float {
     v <= 0.04045 ? v / 12.92 : FloatMath.pow((v + 0.055) / 1.055, 2.4)
   }
+
+  /// `linear(fromEncoded: Float(k) / 255)` for k in 0…255.
+  private static let eightBitLinear: [Float] = (0...255).map { computedLinear(fromEncoded: Float($0) / 255) }
 
   /// Linear light → encoded 0…1.
   public static func encoded(fromLinear v: Float) -> Float {

@@ -102,6 +102,23 @@ struct ColorModelTests {
 
 @Suite("Transfer functions")
 struct TransferTests {
+  @Test("the sRGB decode's 8-bit table gives the formula's floats, and other values take the formula")
+  func srgbDecodeTable() {
+    func formula(_ v: Float) -> Float { v <= 0.04045 ? v / 12.92 : FloatMath.pow((v + 0.055) / 1.055, 2.4) }
+    for k in 0...255 {
+      let v = Float(k) / 255
+      #expect(SRGBTransfer.linear(fromEncoded: v).bitPattern == formula(v).bitPattern, "code \(k)")
+      let between = v.nextUp
+      if between <= 1 {
+        #expect(
+          SRGBTransfer.linear(fromEncoded: between).bitPattern == formula(between).bitPattern, "past \(k)")
+      }
+    }
+    for v: Float in [0.5, 0.3333, 0.999, 1e-7] {
+      #expect(SRGBTransfer.linear(fromEncoded: v).bitPattern == formula(v).bitPattern, "\(v)")
+    }
+  }
+
   static func params(_ transfer: TransferFunction) -> inkwell_resolve_params {
     ResolveSettings(
       colorSpace: .bt2020, transfer: transfer, toneMapping: ToneMapping(contentPeak: 1, headroom: 1)

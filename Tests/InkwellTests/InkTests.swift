@@ -451,6 +451,23 @@ struct InkTests {
     }
   }
 
+  @Test("the standard catalog gives each ink type its own brush, and a registration replaces one")
+  func catalogPerType() {
+    func name(_ type: InkType, in catalog: InkCatalog = .standard) -> String {
+      String(describing: Swift.type(of: catalog.brush(for: inkStroke(type, line(10, 40, 110, 40), width: 8))))
+    }
+    let expected: [InkType: String] = [
+      .pen: "PenInk", .pencil: "PencilInk", .marker: "MarkerInk", .monoline: "MonolineInk",
+      .fountainPen: "FountainPenInk", .watercolor: "WatercolorInk", .crayon: "CrayonInk", .reed: "ReedInk",
+    ]
+    for type in InkType.allCases { #expect(name(type) == expected[type], "\(type)") }
+    var catalog = InkCatalog()
+    catalog.register(StampInk(), for: .crayon)
+    for type in InkType.allCases {
+      #expect(name(type, in: catalog) == (type == .crayon ? "StampInk" : expected[type]), "\(type)")
+    }
+  }
+
   @Test("a custom ink registered by an app draws through the same tiles and threads")
   func customInk() {
     var catalog = InkCatalog()

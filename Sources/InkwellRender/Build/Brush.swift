@@ -19,17 +19,43 @@ public protocol Brush: Sendable {
 /// Which brush draws which stroke: a brush per ink type (the built-in inks unless replaced), and
 /// optionally a chooser that picks an app's own brush for particular strokes.
 public struct InkCatalog: Sendable {
-  private var brushes: [InkType: any Brush]
+  /// One brush an ink type, at the type's `slot`: looked up for every stroke, where a dictionary
+  /// hashed the type's string name (a few hundred instructions a stroke).
+  private var brushes: [any Brush]
   /// Consulted first for every stroke; `nil`, or a `nil` answer, falls back to the ink type's brush.
   public var chooser: (@Sendable (Stroke) -> (any Brush)?)?
 
   /// The built-in inks.
   public init() {
-    brushes = [
-      .pen: PenInk(), .monoline: MonolineInk(), .marker: MarkerInk(), .reed: ReedInk(),
-      .fountainPen: FountainPenInk(), .pencil: PencilInk(), .crayon: CrayonInk(),
-      .watercolor: WatercolorInk(),
-    ]
+    brushes = Array(repeating: PenInk(), count: InkType.allCases.count)
+    for type in InkType.allCases {
+      let brush: any Brush
+      switch type {
+      case .pen: brush = PenInk()
+      case .monoline: brush = MonolineInk()
+      case .marker: brush = MarkerInk()
+      case .reed: brush = ReedInk()
+      case .fountainPen: brush = FountainPenInk()
+      case .pencil: brush = PencilInk()
+      case .crayon: brush = CrayonInk()
+      case .watercolor: brush = WatercolorInk()
+      }
+      brushes[Self.slot(type)] = brush
+    }
+  }
+
+  /// `type`'s place in `brushes`.
+  private static func slot(_ type: InkType) -> Int {
+    switch type {
+    case .pen: return 0
+    case .pencil: return 1
+    case .marker: return 2
+    case .monoline: return 3
+    case .fountainPen: return 4
+    case .watercolor: return 5
+    case .crayon: return 6
+    case .reed: return 7
+    }
   }
 
   /// The built-in inks.
@@ -37,12 +63,12 @@ public struct InkCatalog: Sendable {
 
   /// Draws every stroke of ink type `type` with `brush` from now on.
   public mutating func register(_ brush: any Brush, for type: InkType) {
-    brushes[type] = brush
+    brushes[Self.slot(type)] = brush
   }
 
   /// The brush that draws `stroke`.
   public func brush(for stroke: Stroke) -> any Brush {
     if let chooser, let brush = chooser(stroke) { return brush }
-    return brushes[stroke.ink.type] ?? PenInk()
+    return brushes[Self.slot(stroke.ink.type)]
   }
 }
