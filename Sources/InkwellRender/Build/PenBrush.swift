@@ -660,6 +660,16 @@ public enum PenBrush {
     }
   }
 
+  /// The steps of a cap of radius `r` (a half turn, each step within `arcTolerance` of the
+  /// circle) and the cosine and sine of one clockwise step.
+  static func capRotation(radius r: Float) -> (steps: Int, cosine: Float, sine: Float) {
+    let steps = Swift.max(2, Int((Float.pi / angleStep(radius: r)).rounded(.up)))
+    return (steps, FloatMath.cos(Float.pi / Float(steps)), -FloatMath.sin(Float.pi / Float(steps)))
+  }
+
+  /// `capRotation(radius: minimumRadius)`.
+  static let hairlineCap = capRotation(radius: minimumRadius)
+
   /// `outline(ofDiscs:)` of discs that all have radius `minimumRadius` (a hairline's, which
   /// `discs` clamps): the same sides and joins, the sides' offsets the plain normals (equal radii
   /// give them no slope, so `tangents` would return the same floats), and caps stepped by a fixed
@@ -671,9 +681,8 @@ public enum PenBrush {
     let r = first.radius
     if count == 1 { return circle(center: first.center, radius: r) }
     let segments = count - 1
-    let capSteps = Swift.max(2, Int((Float.pi / angleStep(radius: r)).rounded(.up)))
-    let capCosine = FloatMath.cos(Float.pi / Float(capSteps))
-    let capSine = -FloatMath.sin(Float.pi / Float(capSteps))
+    // A hairline's discs all have the minimum radius, so its caps' rotation is worked out once.
+    let (capSteps, capCosine, capSine) = r == minimumRadius ? hairlineCap : capRotation(radius: r)
     /// A cap's interior points: `from` (an offset of length r) turned clockwise by a half turn.
     @inline(__always) func cap(_ center: Point, from start: Point, into outline: inout [Point]) {
       var v = start
