@@ -877,9 +877,16 @@ public enum PenBrush {
 
   /// Angle step that keeps a flattened arc of radius `r` within `arcTolerance` of the circle.
   static func angleStep(radius r: Float) -> Float {
+    // Every arc of a hairline has the minimum radius: its step, worked out once.
+    r == minimumRadius ? minimumRadiusAngleStep : computedAngleStep(radius: r)
+  }
+
+  private static func computedAngleStep(radius r: Float) -> Float {
     let ratio = arcTolerance / Swift.max(r, 1e-6)
     return ratio >= 1 ? Float.pi / 2 : 2 * FloatMath.acos(1 - ratio)
   }
+
+  private static let minimumRadiusAngleStep = computedAngleStep(radius: minimumRadius)
 
   /// Appends the interior points of the shorter arc from `from` to `to` around `center`.
   static func appendArc(
