@@ -37,15 +37,19 @@ struct BenchEnvironment {
     let wanted: Set<Substring> = [
       "sse2", "sse4_1", "sse4_2", "avx", "avx2", "fma", "f16c", "avx512f", "avx512bw", "avx512vl", "asimd",
     ]
-    guard let bytes = try? readInput("/proc/cpuinfo", maxBytes: 1 << 22) else { return [] }
+    guard let features = cpuinfoValue(of: ["flags", "Features"]) else { return [] }
+    return features.split(separator: " ").filter { wanted.contains($0) }.map(String.init)
+  }
+
+  /// The value of the first /proc/cpuinfo line whose key is one of `keys`; `nil` where there is
+  /// none (or no /proc/cpuinfo).
+  private static func cpuinfoValue(of keys: Set<String>) -> String? {
+    guard let bytes = try? readInput("/proc/cpuinfo", maxBytes: 1 << 22) else { return nil }
     for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
       let parts = line.split(separator: ":", maxSplits: 1)
-      guard parts.count == 2 else { continue }
-      let key = parts[0].trimmingSpaces()
-      guard key == "flags" || key == "Features" else { continue }
-      return parts[1].split(separator: " ").filter { wanted.contains($0) }.map(String.init)
+      if parts.count == 2, keys.contains(parts[0].trimmingSpaces()) { return parts[1].trimmingSpaces() }
     }
-    return []
+    return nil
   }
 
   /// The compiler that built the harness, to the minor version.
@@ -67,12 +71,7 @@ struct BenchEnvironment {
 
   /// The first "model name" in /proc/cpuinfo; "unknown" where there is none.
   private static func cpuModel() -> String {
-    guard let bytes = try? readInput("/proc/cpuinfo", maxBytes: 1 << 22) else { return "unknown" }
-    for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
-      let parts = line.split(separator: ":", maxSplits: 1)
-      if parts.count == 2, parts[0].trimmingSpaces() == "model name" { return parts[1].trimmingSpaces() }
-    }
-    return "unknown"
+    cpuinfoValue(of: ["model name"]) ?? "unknown"
   }
 }
 
