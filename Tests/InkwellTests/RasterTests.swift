@@ -249,13 +249,21 @@ struct TileShortcutTests {
   @Test("tiles of one color resolve to the bytes a full resolve of each tile gives")
   func uniformTiles() {
     let (width, height) = (176, 100)
-    let primitives = Self.stackedRectangles()
-    let renderer = Renderer(threads: 1)
-    let image = renderer.render(primitives, width: width, height: height, background: .white)
-    let expected = Self.tileByTileBytes(primitives, width: width, height: height, renderer: renderer)
-    #expect(image.pixels == expected)
-    // Both shortcuts were taken: solid-only tiles and mixed ones.
-    #expect(image.pixel(x: 100, y: 10) != image.pixel(x: 40, y: 10))
+    // Last, an opaque rectangle over the lower right tiles: there nothing is composited over it.
+    let cover = Primitive(
+      path: FlatPath(contours: [rectangle(96, 64, 176, 100)]),
+      color: LinearColor(Color(red: 0.05, green: 0.1, blue: 0.3)))
+    let primitives = Self.stackedRectangles() + [cover]
+    for kernels in [RasterKernels.native, KernelReference.kernels] {
+      let renderer = Renderer(threads: 1, kernels: kernels)
+      let image = renderer.render(primitives, width: width, height: height, background: .white)
+      let expected = Self.tileByTileBytes(primitives, width: width, height: height, renderer: renderer)
+      #expect(zip(image.pixels, expected).filter { $0 != $1 }.count == 0)
+      // The shortcuts were taken: solid-only tiles, mixed ones, and those the cover ends.
+      #expect(image.pixel(x: 100, y: 10) != image.pixel(x: 40, y: 10))
+      #expect(image.pixel(x: 100, y: 70) == image.pixel(x: 170, y: 99))
+      #expect(image.pixel(x: 100, y: 70) != image.pixel(x: 100, y: 10))
+    }
   }
 
   @Test("runs of untouched tiles (within a row, whole rows, the ragged edge) get the background's bytes")

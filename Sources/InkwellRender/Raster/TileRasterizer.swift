@@ -97,7 +97,10 @@ public struct TileRasterizer: Sendable {
     let output = SharedPointer(base: base)
     let resolve = kernels.resolveSRGB8
     let size = TileGrid.tileSize
-    forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
+    forEachTile(
+      bins, primitives: primitives, background: background, threads: threads, skipEmpty: true,
+      uniformAsFirstPixels: true
+    ) {
       col, row, tile, uniform, run in
       let x0 = col * size
       let y0 = row * size
@@ -199,9 +202,12 @@ public struct TileRasterizer: Sendable {
   /// Renders every tile; `sink` gets `nil` for a tile that no primitive touches when `skipEmpty`,
   /// whether every pixel of the tile holds the same color, and how many tiles from the column on
   /// it stands for: a run of untouched tiles in a row comes as one `nil` (their pixels are written
-  /// in one pass, whole image rows where the tile row is empty), any other tile as 1.
+  /// in one pass, whole image rows where the tile row is empty), any other tile as 1. With
+  /// `uniformAsFirstPixels`, a tile of one color may come with only the first 16 pixels of each
+  /// plane written (all a one-pixel resolve reads).
   private func forEachTile(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int, skipEmpty: Bool,
+    uniformAsFirstPixels: Bool = false,
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, Bool, Int) -> Void
   ) {
     let grid = bins.grid
@@ -269,7 +275,9 @@ public struct TileRasterizer: Sendable {
                           col = end
                           continue
                         }
-                        let uniform = composite(tileIndex: tileIndex, scene: scene, scratch: scratch)
+                        let uniform = composite(
+                          tileIndex: tileIndex, scene: scene, scratch: scratch,
+                          uniformAsFirstPixels: uniformAsFirstPixels)
                         sink(col, row, scratch.tile, uniform, 1)
                         col += 1
                       }
@@ -286,7 +294,13 @@ public struct TileRasterizer: Sendable {
 
   /// Composites tile `tileIndex` into `scratch.tile`; returns whether every pixel holds the same
   /// color (only solid tile-wide fills reached it: each pixel went through the same arithmetic).
-  private func composite(tileIndex: Int, scene: SceneView, scratch: TileScratch) -> Bool {
+  /// With `uniformAsFirstPixels`, a tile that the last opaque tile-wide fill ends (nothing is
+  /// composited over it) gets that fill's color in the first 16 pixels of each plane only (a page
+  /// covered by one opaque shape spent a quarter of its render filling tiles whose one pixel it
+  /// then resolved).
+  private func composite(
+    tileIndex: Int, scene: SceneView, scratch: TileScratch, uniformAsFirstPixels: Bool = false
+  ) -> Bool {
     let first = scene.entryStart[tileIndex]
     let end = scene.entryStart[tileIndex + 1]
     // An opaque primitive covering the whole tile hides everything under it: start from the last
@@ -307,6 +321,13 @@ public struct TileRasterizer: Sendable {
         base = color
         break
       }
+    }
+    if start == end && uniformAsFirstPixels {
+      // What `fillTile` stores (a component plus 0), where a one-pixel resolve reads it.
+      for p in 0..<4 {
+        (scratch.tile + p * TileScratch.pixelCount).update(repeating: base[p] + 0, count: 16)
+      }
+      return true
     }
     // The pieces of each entry were written by binning long before; each entry asks for the next
     // one's while it fills (the first while the tile is cleared), so they arrive in time.
