@@ -114,6 +114,32 @@ struct PenHairlineTests {
     #expect(hairlines > 50 && others > 50, "\(hairlines) hairlines, \(others) others")
   }
 
+  @Test("the hairline test that stops at a wide first point answers as a scan of every width")
+  func hairlineTestStopsEarlyExactly() {
+    var rng = SeededGenerator(seed: 31)
+    var decided = [false: 0, true: 0]
+    for trial in 0..<2000 {
+      var stroke = denseStroke(&rng, points: 2 + trial % 12, step: 0.3...12, width: rng.float(0.5...8))
+      for i in stroke.path.controlPoints.indices where rng.float(0...1) < 0.3 {
+        stroke.path.controlPoints[i].size.width =
+          [Float.nan, .infinity, 0, -2, 9, rng.float(0...4)][Int(rng.next() % 6)]
+      }
+      let inkWidth = [stroke.ink.width, .nan, 0.5][Int(rng.next() % 3)]
+      let scale = trial % 2 == 0 ? rng.float(0.02...0.25) : rng.float(0.25...1.2)
+      // Every width, then the end phantoms', as the test reads them.
+      let widths = stroke.path.controlPoints.map(\.size.width)
+      var widest = inkWidth
+      for width in widths { widest = Swift.max(widest, width) }
+      widest = Swift.max(widest, 2 * widths[0] - widths[1])
+      widest = Swift.max(widest, 2 * widths[widths.count - 1] - widths[widths.count - 2])
+      let scanned = 0.5 * widest * scale * (1 + 1e-5) < PenBrush.minimumRadius
+      let answer = PenBrush.isHairline(stroke.path, inkWidth: inkWidth, scale: scale)
+      #expect(answer == scanned, "trial \(trial)")
+      decided[answer, default: 0] += 1
+    }
+    #expect(decided[true]! > 200 && decided[false]! > 200, "\(decided)")
+  }
+
   @Test("the hairline outline covers what the general outline of the same discs covers, in fewer points")
   func hairlineOutlineMatchesTheGeneralOne() throws {
     // Joins that turn by under 45° take one mitred corner a side instead of the general path's two

@@ -282,16 +282,20 @@ public enum PenBrush {
   static func isHairline(_ path: StrokePath, inkWidth: Float, scale: Float) -> Bool {
     let n = path.count
     guard n > 1 else { return false }
+    // The margin covers the blend's rounding.
+    @inline(__always) func thin(_ width: Float) -> Bool { 0.5 * width * scale * (1 + 1e-5) < minimumRadius }
     var widest = inkWidth
-    path.controlPoints.withUnsafeBufferPointer { points in
+    return path.controlPoints.withUnsafeBufferPointer { points in
       // `max` passes over NaN; an infinite width makes the stroke no hairline, which only
-      // costs the general path.
+      // costs the general path. `widest` only grows, so a stroke that is too wide at its first
+      // point (the usual stroke at full size) is known without reading the rest.
+      widest = Swift.max(widest, points[0].size.width)
+      guard thin(widest) else { return false }
       for point in points { widest = Swift.max(widest, point.size.width) }
       widest = Swift.max(widest, 2 * points[0].size.width - points[1].size.width)
       widest = Swift.max(widest, 2 * points[n - 1].size.width - points[n - 2].size.width)
+      return thin(widest)
     }
-    // The margin covers the blend's rounding.
-    return 0.5 * widest * scale * (1 + 1e-5) < minimumRadius
   }
 
   /// Samples a hairline keeps on the stack: 40 tip points of 24 bytes, under the 1 KiB up to
