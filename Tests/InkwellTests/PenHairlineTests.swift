@@ -114,7 +114,7 @@ struct PenHairlineTests {
     #expect(hairlines > 50 && others > 50, "\(hairlines) hairlines, \(others) others")
   }
 
-  @Test("the hairline test that stops at a wide first point answers as a scan of every width")
+  @Test("the hairline tests (alone, and within the sampling pass) answer as a scan of every width")
   func hairlineTestStopsEarlyExactly() {
     var rng = SeededGenerator(seed: 31)
     var decided = [false: 0, true: 0]
@@ -135,6 +135,19 @@ struct PenHairlineTests {
       let scanned = 0.5 * widest * scale * (1 + 1e-5) < PenBrush.minimumRadius
       let answer = PenBrush.isHairline(stroke.path, inkWidth: inkWidth, scale: scale)
       #expect(answer == scanned, "trial \(trial)")
+      // Sampling with the test: the same answer, and the samples of the plain sampling pass.
+      let m = AffineTransform(scaleX: scale, y: scale)
+      var plain: [StrokePath.TipPoint] = []
+      PenBrush.forEachHairlineTipPoint(of: stroke.path, through: m, spacing: PenBrush.sampleSpacing) {
+        plain.append($0)
+      }
+      let sampled = PenBrush.withHairlineSamples(
+        of: stroke.path, through: m, inkWidth: inkWidth, scale: scale
+      ) {
+        Array($0)
+      }
+      #expect((sampled != nil) == scanned, "trial \(trial)")
+      if let sampled { #expect(sampled == plain, "trial \(trial)") }
       decided[answer, default: 0] += 1
     }
     #expect(decided[true]! > 200 && decided[false]! > 200, "\(decided)")

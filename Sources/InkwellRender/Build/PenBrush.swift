@@ -213,30 +213,11 @@ public enum PenBrush {
     // sample closer than a third of that to the one before (where the curve is much shorter than
     // its polygon). A hairline is sampled at its knots.
     let inkWidth = stroke.ink.width
-    if hairlines, isHairline(path, inkWidth: inkWidth, scale: scale) {
-      // A hairline of up to `stackedSamples` samples (a stroke on a thumbnail) keeps them in a
-      // buffer small enough for the stack; a longer one moves them to an array when they outgrow it.
-      return withUnsafeTemporaryAllocation(of: StrokePath.TipPoint.self, capacity: stackedSamples) { buffer in
-        var count = 0
-        var spilled: [StrokePath.TipPoint] = []
-        forEachHairlineTipPoint(of: path, through: m, spacing: sampleSpacing) { point in
-          if count < buffer.count {
-            buffer[count] = point
-            count += 1
-          } else {
-            if spilled.isEmpty { spilled = Array(buffer) }
-            spilled.append(point)
-          }
-        }
-        if spilled.isEmpty {
-          return outline(
-            ofSamples: UnsafeBufferPointer(rebasing: buffer[0..<count]), through: m, scale: scale,
-            inkWidth: inkWidth, hairline: true)
-        }
-        return spilled.withUnsafeBufferPointer {
-          outline(ofSamples: $0, through: m, scale: scale, inkWidth: inkWidth, hairline: true)
-        }
+    if hairlines {
+      let hairline = withHairlineSamples(of: path, through: m, inkWidth: inkWidth, scale: scale) {
+        outline(ofSamples: $0, through: m, scale: scale, inkWidth: inkWidth, hairline: true)
       }
+      if let hairline { return hairline }
     }
     let points = path.interpolatedTipPoints(
       at: sampleParameters(
@@ -282,25 +263,70 @@ public enum PenBrush {
   static func isHairline(_ path: StrokePath, inkWidth: Float, scale: Float) -> Bool {
     let n = path.count
     guard n > 1 else { return false }
-    // The margin covers the blend's rounding.
-    @inline(__always) func thin(_ width: Float) -> Bool { 0.5 * width * scale * (1 + 1e-5) < minimumRadius }
     var widest = inkWidth
     return path.controlPoints.withUnsafeBufferPointer { points in
       // `max` passes over NaN; an infinite width makes the stroke no hairline, which only
       // costs the general path. `widest` only grows, so a stroke that is too wide at its first
       // point (the usual stroke at full size) is known without reading the rest.
       widest = Swift.max(widest, points[0].size.width)
-      guard thin(widest) else { return false }
+      guard isThin(widest, scale: scale) else { return false }
       for point in points { widest = Swift.max(widest, point.size.width) }
       widest = Swift.max(widest, 2 * points[0].size.width - points[1].size.width)
       widest = Swift.max(widest, 2 * points[n - 1].size.width - points[n - 2].size.width)
-      return thin(widest)
+      return isThin(widest, scale: scale)
     }
   }
 
   /// Samples a hairline keeps on the stack: 40 tip points of 24 bytes, under the 1 KiB up to
   /// which a temporary allocation stays off the heap.
   static let stackedSamples = 40
+
+  /// `body` of the samples of `path` through `m` (`forEachHairlineTipPoint`) when the stroke is a
+  /// hairline (`isHairline`); `nil`, without calling `body`, when it is not. The widths the test
+  /// needs are read in the sampling pass, which reads each recorded point anyway: a separate
+  /// test had been the first pass over the points and taken their cache misses alone (thumbs
+  /// build 0.93× the time without it). A stroke too wide at its first point or at the end
+  /// phantoms is turned away before sampling.
+  static func withHairlineSamples<Result>(
+    of path: StrokePath, through m: AffineTransform, inkWidth: Float, scale: Float,
+    _ body: (UnsafeBufferPointer<StrokePath.TipPoint>) -> Result
+  ) -> Result? {
+    let n = path.count
+    guard n > 1 else { return nil }
+    // `max` passes over NaN, and a NaN ink width stays the maximum; `widest` only grows, so the
+    // order in which the widths are taken does not change it.
+    var widest = path.controlPoints.withUnsafeBufferPointer { points in
+      var widest = Swift.max(inkWidth, points[0].size.width)
+      widest = Swift.max(widest, 2 * points[0].size.width - points[1].size.width)
+      return Swift.max(widest, 2 * points[n - 1].size.width - points[n - 2].size.width)
+    }
+    guard isThin(widest, scale: scale) else { return nil }
+    // Up to `stackedSamples` samples (a stroke on a thumbnail) stay in a buffer small enough for
+    // the stack; a longer stroke moves them to an array when they outgrow it.
+    return withUnsafeTemporaryAllocation(of: StrokePath.TipPoint.self, capacity: stackedSamples) { buffer in
+      var count = 0
+      var spilled: [StrokePath.TipPoint] = []
+      forEachHairlineTipPoint(of: path, through: m, spacing: sampleSpacing, widest: &widest) { point in
+        if count < buffer.count {
+          buffer[count] = point
+          count += 1
+        } else {
+          if spilled.isEmpty { spilled = Array(buffer) }
+          spilled.append(point)
+        }
+      }
+      guard isThin(widest, scale: scale) else { return nil }
+      if spilled.isEmpty { return body(UnsafeBufferPointer(rebasing: buffer[0..<count])) }
+      return spilled.withUnsafeBufferPointer { body($0) }
+    }
+  }
+
+  /// Whether discs of diameter `width` through a map of mean scale `scale` are all thinner than
+  /// `minimumRadius`; the margin covers the rounding of the spline's width blend.
+  @inline(__always)
+  static func isThin(_ width: Float, scale: Float) -> Bool {
+    0.5 * width * scale * (1 + 1e-5) < minimumRadius
+  }
 
   /// Hands `body` the samples of a hairline (`isHairline`) through `m`, in order. Where
   /// neighbouring control points lie closer together than `spacing` once mapped (a pen recorded at
@@ -313,17 +339,30 @@ public enum PenBrush {
   static func forEachHairlineTipPoint(
     of path: StrokePath, through m: AffineTransform, spacing: Float, _ body: (StrokePath.TipPoint) -> Void
   ) {
+    var widest: Float = 0
+    forEachHairlineTipPoint(of: path, through: m, spacing: spacing, widest: &widest, body)
+  }
+
+  /// `forEachHairlineTipPoint(of:through:spacing:_:)`, raising `widest` to every recorded point's
+  /// width after the first (as `Swift.max` does, passing over NaN) on the way.
+  @inline(__always)
+  static func forEachHairlineTipPoint(
+    of path: StrokePath, through m: AffineTransform, spacing: Float, widest: inout Float,
+    _ body: (StrokePath.TipPoint) -> Void
+  ) {
     let n = path.count
     guard n > 1 else {
       if n == 1 { body(path.interpolatedTipPoint(at: 0)) }
       return
     }
     body(path.knotTipPoint(0))
+    var wide = widest
     path.controlPoints.withUnsafeBufferPointer { controlPoints in
       var a = m.apply(controlPoints[0].location)
       var travelled: Float = 0
       for i in 0..<(n - 1) {
         let b = m.apply(controlPoints[i + 1].location)
+        wide = Swift.max(wide, controlPoints[i + 1].size.width)
         let length = a.distance(to: b)
         a = b
         if length <= spacing {
@@ -337,6 +376,7 @@ public enum PenBrush {
         travelled = 0
       }
     }
+    widest = wide
   }
 
   /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
