@@ -11,9 +11,20 @@ public enum SceneBuilder {
     var result: [Primitive] = []
     result.reserveCapacity(drawing.strokes.count)
     for stroke in drawing.strokes {
-      result.append(contentsOf: primitives(for: stroke, view: view, inks: inks))
+      append(primitives(for: stroke, view: view, inks: inks), to: &result)
     }
     return result
+  }
+
+  /// Appends `primitives` to `result`, moving a lone primitive (nearly every stroke's) instead of
+  /// copying it: a copy retained, and the dropped array released, every array it holds.
+  @inline(__always)
+  static func append(_ primitives: consuming [Primitive], to result: inout [Primitive]) {
+    if primitives.count == 1 {
+      result.append(primitives.removeLast())
+    } else {
+      result.append(contentsOf: primitives)
+    }
   }
 
   /// Like `primitives(for:view:inks:)`, with contiguous runs of strokes built on up to `threads`
@@ -36,7 +47,7 @@ public enum SceneBuilder {
       var result: [Primitive] = []
       result.reserveCapacity(end - start)
       for stroke in strokes[start..<end] {
-        result.append(contentsOf: primitives(for: stroke, view: view, inks: inks))
+        append(primitives(for: stroke, view: view, inks: inks), to: &result)
       }
       slots.store(result, at: run)
     }
