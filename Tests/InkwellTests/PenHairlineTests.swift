@@ -115,7 +115,7 @@ struct PenHairlineTests {
   }
 
   @Test("the hairline tests (alone, and within the sampling pass) answer as a scan of every width")
-  func hairlineTestStopsEarlyExactly() {
+  func hairlineTestsMatchAScan() {
     var rng = SeededGenerator(seed: 31)
     var decided = [false: 0, true: 0]
     for trial in 0..<2000 {

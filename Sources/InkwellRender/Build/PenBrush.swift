@@ -259,22 +259,20 @@ public enum PenBrush {
   /// have is thinner than `minimumRadius` before clamping (so `discs` draws them all at that
   /// radius, with the alpha that keeps their ink). The curve's width is a blend of its control
   /// points' and the end phantoms' widths, with non-negative weights summing to 1, or, where that
-  /// blend is not a positive number, the ink's width; force, speed and taper only thin it.
+  /// blend is not a positive number, the ink's width; force, speed and taper only thin it. The
+  /// definition `withHairlineSamples` applies within its sampling pass (tests compare the two).
   static func isHairline(_ path: StrokePath, inkWidth: Float, scale: Float) -> Bool {
     let n = path.count
     guard n > 1 else { return false }
     var widest = inkWidth
-    return path.controlPoints.withUnsafeBufferPointer { points in
+    path.controlPoints.withUnsafeBufferPointer { points in
       // `max` passes over NaN; an infinite width makes the stroke no hairline, which only
-      // costs the general path. `widest` only grows, so a stroke that is too wide at its first
-      // point (the usual stroke at full size) is known without reading the rest.
-      widest = Swift.max(widest, points[0].size.width)
-      guard isThin(widest, scale: scale) else { return false }
+      // costs the general path.
       for point in points { widest = Swift.max(widest, point.size.width) }
       widest = Swift.max(widest, 2 * points[0].size.width - points[1].size.width)
       widest = Swift.max(widest, 2 * points[n - 1].size.width - points[n - 2].size.width)
-      return isThin(widest, scale: scale)
     }
+    return isThin(widest, scale: scale)
   }
 
   /// Samples a hairline keeps on the stack: 40 tip points of 24 bytes, under the 1 KiB up to
@@ -900,24 +898,6 @@ public enum PenBrush {
   }
 
   @inline(__always) static func cross(_ a: Point, _ b: Point) -> Float { a.x * b.y - a.y * b.x }
-
-  /// Where the inner sides of two consecutive capsules cross, when that point lies in the second
-  /// half of the first side and the first half of the second; otherwise `nil`.
-  static func innerCorner(
-    previousStart a0: Point, previousEnd a1: Point, nextStart b0: Point, nextEnd b1: Point
-  )
-    -> Point?
-  {
-    let da = a1 - a0
-    let db = b1 - b0
-    let denominator = cross(da, db)
-    guard abs(denominator) > 1e-12 else { return nil }
-    let w = b0 - a0
-    let ta = cross(w, db) / denominator
-    let tb = cross(w, da) / denominator
-    guard ta >= 0.5, ta <= 1, tb >= 0, tb <= 0.5 else { return nil }
-    return a0 + da * ta
-  }
 
   /// Angle step that keeps a flattened arc of radius `r` within `arcTolerance` of the circle.
   static func angleStep(radius r: Float) -> Float {
