@@ -199,8 +199,7 @@ public struct TileBinner {
       sortedStorage = ScratchBuffer<TileSegment>(capacity: sortedStorage.capacity)
     }
     pieceCount = 0
-    backdropDelta.removeAll(keepingCapacity: true)
-    backdropDelta.append(contentsOf: repeatElement(0, count: region.rows * (region.cols + 1)))
+    Self.zero(&backdropDelta, count: region.rows * (region.cols + 1))
 
     var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom, cuts: cutScratch)
     cutScratch = []
@@ -339,6 +338,19 @@ public struct TileBinner {
     pieceCapacity *= 2
   }
 
+  /// Zeroes the first `count` entries of a per-path table, growing it when it is shorter: the
+  /// tables keep their storage from path to path, and a remove-all and append of `count` zeros
+  /// had cost a few hundred instructions a path.
+  @inline(__always)
+  private static func zero(_ table: inout [Int32], count: Int) {
+    guard table.count >= count else {
+      table = [Int32](repeating: 0, count: Swift.max(count, 2 * table.count))
+      return
+    }
+    guard count > 0 else { return }
+    table.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: count) }
+  }
+
   fileprivate mutating func addBackdrop(localRow: Int, afterLocalCol col: Int, _ winding: Int32, cols: Int) {
     backdropDelta[localRow * (cols + 1) + col + 1] &+= winding
   }
@@ -370,8 +382,7 @@ public struct TileBinner {
       emitOneTile(region: region, rule: rule, index: index, role: role)
       return
     }
-    tileCounts.removeAll(keepingCapacity: true)
-    tileCounts.append(contentsOf: repeatElement(0, count: tiles + 1))
+    Self.zero(&tileCounts, count: tiles + 1)
     let count = pieceCount
     let pieces = self.pieces
     tileCounts.withUnsafeMutableBufferPointer { counts in
@@ -383,9 +394,11 @@ public struct TileBinner {
       sortedStorage = ScratchBuffer<TileSegment>(capacity: Swift.max(count, 2 * sortedStorage.capacity))
     }
     let sorted = sortedStorage.base
-    cursor.removeAll(keepingCapacity: true)
-    cursor.append(contentsOf: tileCounts)
+    Self.zero(&cursor, count: tiles + 1)
     cursor.withUnsafeMutableBufferPointer { cursor in
+      tileCounts.withUnsafeBufferPointer { counts in
+        cursor.baseAddress!.update(from: counts.baseAddress!, count: tiles + 1)
+      }
       for i in 0..<count {
         let piece = pieces[i]
         let tile = Int(piece.tile)

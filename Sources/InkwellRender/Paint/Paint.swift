@@ -60,6 +60,7 @@ public struct Paint: Hashable, Sendable {
   public static let solid = Paint()
 
   /// Whether no stage changes the coverage.
+  @inline(__always)
   public var isSolid: Bool {
     profile == nil && grain == nil && shader == nil && !(threshold > 0) && thresholdProfile == nil
       && blend == .sourceOver

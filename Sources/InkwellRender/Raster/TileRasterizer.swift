@@ -215,31 +215,39 @@ public struct TileRasterizer: Sendable {
     precondition(
       MemoryLayout<TileSegment>.stride == 16 && MemoryLayout<TileSegment>.offset(of: \.y1) == 12,
       "TileSegment is not four packed floats")
-    // Colors flat, four floats a primitive, with −0 stored as +0 (see the kernels' module head).
-    var colors: [Float] = []
-    colors.reserveCapacity(primitives.count * 4 + 4)
-    for index in primitives.indices {
-      let c = primitives[index].color
-      colors.append(contentsOf: [c.red + 0, c.green + 0, c.blue + 0, c.alpha + 0])
-    }
-    colors.append(contentsOf: [
-      background.red + 0, background.green + 0, background.blue + 0, background.alpha + 0,
-    ])
-    let rules = primitives.map(\.rule)
-    // Per primitive: 1 when it has a clip path, 2 a knockout, 4 a paint stage or a blend other
-    // than source-over; 0 for plain fills, which take the fused path. Read field by field (a
-    // copy of a primitive would retain and release each of its arrays).
-    let masks = [UInt8](unsafeUninitializedCapacity: primitives.count) { masks, initialized in
-      for index in primitives.indices {
-        let paint = primitives[index].paint
-        masks[index] = UInt8(
-          (primitives[index].clip != nil ? 1 : 0) | (primitives[index].knockout != nil ? 2 : 0)
-            | (!paint.isSolid || paint.blend == .multiply ? 4 : 0))
+    // One pass over the primitives, field by field (a copy of a primitive or of its paint would
+    // retain and release what they hold): colors flat, four floats a primitive and then the
+    // background's, with −0 stored as +0 (see the kernels' module head); fill rules; and per
+    // primitive 1 when it has a clip path, 2 a knockout, 4 a paint stage or a blend other than
+    // source-over, 0 for plain fills, which take the fused path.
+    let count = primitives.count
+    var rules = [FillRule](repeating: .nonZero, count: count)
+    var clipRules = [FillRule](repeating: .nonZero, count: count)
+    var masks = [UInt8](repeating: 0, count: count)
+    var colors = [Float](repeating: 0, count: 4 * count + 4)
+    colors.withUnsafeMutableBufferPointer { colors in
+      for index in 0..<count {
+        let c = primitives[index].color
+        colors[4 * index] = c.red + 0
+        colors[4 * index + 1] = c.green + 0
+        colors[4 * index + 2] = c.blue + 0
+        colors[4 * index + 3] = c.alpha + 0
       }
-      initialized = primitives.count
+      colors[4 * count] = background.red + 0
+      colors[4 * count + 1] = background.green + 0
+      colors[4 * count + 2] = background.blue + 0
+      colors[4 * count + 3] = background.alpha + 0
     }
-    let paints = primitives.map(\.paint)
-    let clipRules = primitives.map { $0.clip?.rule ?? .nonZero }
+    for index in 0..<count {
+      rules[index] = primitives[index].rule
+      var clip = false
+      if let rule = primitives[index].clip?.rule {
+        clipRules[index] = rule
+        clip = true
+      }
+      let painted = !primitives[index].paint.isSolid || primitives[index].paint.blend == .multiply
+      masks[index] = UInt8((clip ? 1 : 0) | (primitives[index].knockout != nil ? 2 : 0) | (painted ? 4 : 0))
+    }
     let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
     colors.withUnsafeBufferPointer { colors in
       bins.entries.withUnsafeBufferPointer { entries in
@@ -248,10 +256,10 @@ public struct TileRasterizer: Sendable {
             rules.withUnsafeBufferPointer { rules in
               masks.withUnsafeBufferPointer { masks in
                 clipRules.withUnsafeBufferPointer { clipRules in
-                  paints.withUnsafeBufferPointer { paints in
+                  primitives.withUnsafeBufferPointer { primitives in
                     let scene = SceneView(
                       colors: colors.baseAddress!, rules: rules.baseAddress, masks: masks.baseAddress,
-                      clipRules: clipRules.baseAddress, paints: paints.baseAddress,
+                      clipRules: clipRules.baseAddress, primitives: primitives.baseAddress,
                       tilesX: grid.tilesX, rowOffset: bins.rowOffset,
                       entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
                       segments: segments,
@@ -398,7 +406,7 @@ public struct TileRasterizer: Sendable {
       coverage(of: knockout, rule: .nonZero, scene: scene, into: scratch.mask, scratch: scratch)
       kernels.coverageSubtract(scratch.coverage, scratch.mask)
     }
-    let paint = scene.paints![p]
+    let paint = scene.primitives![p].paint
     if !paint.isSolid {
       let size = TileGrid.tileSize
       paintKernels.apply(
@@ -439,10 +447,12 @@ private struct SceneView: @unchecked Sendable {
   /// Four floats a primitive, then the background's.
   let colors: UnsafePointer<Float>
   let rules: UnsafePointer<FillRule>?
-  /// Per primitive: bit 0 set when it has a clip path, bit 1 when it has a knockout.
+  /// Per primitive: bit 0 set when it has a clip path, bit 1 a knockout, bit 2 a paint stage or
+  /// a blend other than source-over.
   let masks: UnsafePointer<UInt8>?
   let clipRules: UnsafePointer<FillRule>?
-  let paints: UnsafePointer<Paint>?
+  /// The primitives themselves, for the paint stages of those that have one.
+  let primitives: UnsafePointer<Primitive>?
   let tilesX: Int
   /// The canvas tile row of the first row (bands of a larger canvas).
   let rowOffset: Int
