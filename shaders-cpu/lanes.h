@@ -583,9 +583,14 @@ static inline __attribute__((always_inline)) VU resolve_lanes(const float *tile,
   if (__builtin_reduce_and((red >= top) & (green >= top) & (blue >= top))) {
     return (VU){0} + 0xffffffu | (a8 << 24);
   }
+  // Gray and black ink over white paper give equal channels in every lane (and dark blue ink
+  // equal red and green): a channel equal to one already encoded takes its codes, sparing a
+  // gather. Exact: equal floats encode alike (NaN is never equal; −0 and +0 share a code).
   VU r = (VU)encode_lanes(red);
-  VU g = (VU)encode_lanes(green);
-  VU b = (VU)encode_lanes(blue);
+  VU g = __builtin_reduce_and(green == red) ? r : (VU)encode_lanes(green);
+  VU b = __builtin_reduce_and(blue == green) ? g
+         : __builtin_reduce_and(blue == red) ? r
+                                             : (VU)encode_lanes(blue);
   return r | (g << 8) | (b << 16) | (a8 << 24);
 }
 

@@ -307,6 +307,43 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test(
+    "resolve of gray and part-gray groups: channels equal in all lanes, or in all but one", arguments: levels)
+  func resolveEqualChannels(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 14)
+    let odd: [Float] = [0, -0.0, .nan, 1, 0.5, KernelReference.srgbThresholds[128]]
+    for round in 0..<16 {
+      var tile = [Float](repeating: 1, count: 4 * 1024)
+      // Groups of eight pixels down a column, the vector levels' lanes.
+      for group in stride(from: 0, to: 1024, by: 8) {
+        let shape = Int.random(in: 0..<7, using: &rng)
+        for k in group..<(group + 8) {
+          let v =
+            Int.random(in: 0..<10, using: &rng) == 0
+            ? odd[Int.random(in: 0..<odd.count, using: &rng)] : rng.float(0...1)
+          var (r, g, b) = (v, v, v)
+          switch shape {
+          case 1: b = rng.float(0...1)  // red and green equal
+          case 2: g = rng.float(0...1)  // red and blue equal
+          case 3: r = rng.float(0...1)  // green and blue equal
+          case 4: if k == group + 7 { b = v.isNaN ? 0.5 : v.nextUp }  // gray but for one lane
+          case 5: (r, g, b) = (v, v.isNaN ? v : -v, v)  // signs of zero (and values) differ
+          case 6: (r, g, b) = (rng.float(0...1), rng.float(0...1), rng.float(0...1))
+          default: break
+          }
+          (tile[k], tile[1024 + k], tile[2048 + k]) = (r, g, b)
+          tile[3072 + k] = round % 2 == 0 ? 1 : rng.float(0.01...1)
+        }
+      }
+      var out = [UInt8](repeating: 0, count: 4 * 1024)
+      var expected = out
+      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
+      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      #expect(out == expected, "round \(round)")
+    }
+  }
+
   @Test("resolve of opaque tiles (ink over paper): alpha exactly 1, any color", arguments: levels)
   func resolveOpaque(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!
