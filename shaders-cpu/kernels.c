@@ -200,10 +200,11 @@ static void scalar_fill_coverage(float *tile, float *cells, inkwell_fill_rule ru
 }
 
 static void scalar_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop,
-                              inkwell_fill_rule rule, const float color[4]) {
+                              inkwell_fill_rule rule, const float color[4], uint32_t *blocks) {
   if (backdrop != 0.0f) scalar_add_backdrop(cells, backdrop);
   inkwell_scalar_accumulate_lines(cells, lines, count);
   scalar_fill_coverage(tile, cells, rule, color);
+  if (blocks) *blocks |= INKWELL_ALL_BLOCKS;
 }
 
 // Dc' = Sc·m + Dc·(1 − Sa·m), m constant over the tile.
@@ -327,6 +328,15 @@ static void scalar_encode_srgb8(const float *linear, uint8_t *codes, size_t coun
   for (size_t i = 0; i < count; i++) codes[i] = (uint8_t)srgb8_from_linear(linear[i]);
 }
 
+// The scalar level resolves every block (what the vector levels write for a clean block is what
+// resolving it gives).
+static void scalar_resolve_srgb8_blocks(const float *tile, uint32_t blocks, uint32_t clean_pixel,
+                                        uint8_t *out, intptr_t out_stride) {
+  (void)blocks;
+  (void)clean_pixel;
+  scalar_resolve_srgb8(tile, T, T, out, out_stride);
+}
+
 static const inkwell_kernel_table scalar_kernels = {
     .accumulate_line = inkwell_scalar_accumulate_line,
     .accumulate_lines = inkwell_scalar_accumulate_lines,
@@ -338,6 +348,7 @@ static const inkwell_kernel_table scalar_kernels = {
     .composite_solid = scalar_composite_solid,
     .fill_tile = scalar_fill_tile,
     .resolve_srgb8 = scalar_resolve_srgb8,
+    .resolve_srgb8_blocks = scalar_resolve_srgb8_blocks,
     .encode_srgb8 = scalar_encode_srgb8,
 };
 
@@ -497,8 +508,8 @@ void inkwell_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule, co
 }
 
 void inkwell_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop,
-                        inkwell_fill_rule rule, const float color[4]) {
-  selected_kernels()->fill_lines(tile, cells, lines, count, backdrop, rule, color);
+                        inkwell_fill_rule rule, const float color[4], uint32_t *blocks) {
+  selected_kernels()->fill_lines(tile, cells, lines, count, backdrop, rule, color, blocks);
 }
 
 void inkwell_composite_solid(float *tile, const float color[4], float m) {
@@ -512,6 +523,11 @@ void inkwell_fill_tile(float *tile, const float color[4]) {
 void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
                            intptr_t out_stride) {
   selected_kernels()->resolve_srgb8(tile, width, height, out, out_stride);
+}
+
+void inkwell_resolve_srgb8_blocks(const float *tile, uint32_t blocks, uint32_t clean_pixel, uint8_t *out,
+                                  intptr_t out_stride) {
+  selected_kernels()->resolve_srgb8_blocks(tile, blocks, clean_pixel, out, out_stride);
 }
 
 void inkwell_encode_srgb8(const float *linear, uint8_t *codes, size_t count) {

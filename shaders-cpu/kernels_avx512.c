@@ -25,6 +25,7 @@ const inkwell_kernel_table inkwell_avx512_kernels = {
     .composite_solid = inkwell_avx512_composite_solid,
     .fill_tile = inkwell_avx512_fill_tile,
     .resolve_srgb8 = inkwell_avx2_resolve_srgb8,
+    .resolve_srgb8_blocks = inkwell_avx2_resolve_srgb8_blocks,
     .encode_srgb8 = inkwell_avx2_encode_srgb8,
     .resolve_srgb8_dithered = inkwell_avx2_resolve_srgb8_dithered,
 };

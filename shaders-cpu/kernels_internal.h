@@ -78,6 +78,8 @@ INKWELL_HIDDEN extern const inkwell_kernel_table inkwell_avx512_kernels;
 // Shared by the avx512 table.
 INKWELL_HIDDEN void inkwell_avx2_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
                                                intptr_t out_stride);
+INKWELL_HIDDEN void inkwell_avx2_resolve_srgb8_blocks(const float *tile, uint32_t blocks, uint32_t clean_pixel,
+                                                     uint8_t *out, intptr_t out_stride);
 INKWELL_HIDDEN void inkwell_avx2_encode_srgb8(const float *linear, uint8_t *codes, size_t count);
 INKWELL_HIDDEN int inkwell_avx2_resolve_srgb8_dithered(const float *tile, const float matrix[9], float knee,
                                                        int origin_x, int origin_y, int dither, uint8_t *out,

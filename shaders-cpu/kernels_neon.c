@@ -20,6 +20,7 @@ const inkwell_kernel_table inkwell_neon_kernels = {
     .composite_solid = inkwell_neon_composite_solid,
     .fill_tile = inkwell_neon_fill_tile,
     .resolve_srgb8 = inkwell_neon_resolve_srgb8,
+    .resolve_srgb8_blocks = inkwell_neon_resolve_srgb8_blocks,
     .encode_srgb8 = inkwell_neon_encode_srgb8,
     .resolve_srgb8_dithered = inkwell_neon_resolve_srgb8_dithered,
 };

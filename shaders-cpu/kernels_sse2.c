@@ -20,6 +20,7 @@ const inkwell_kernel_table inkwell_sse2_kernels = {
     .composite_solid = inkwell_sse2_composite_solid,
     .fill_tile = inkwell_sse2_fill_tile,
     .resolve_srgb8 = inkwell_sse2_resolve_srgb8,
+    .resolve_srgb8_blocks = inkwell_sse2_resolve_srgb8_blocks,
     .encode_srgb8 = inkwell_sse2_encode_srgb8,
     .resolve_srgb8_dithered = inkwell_sse2_resolve_srgb8_dithered,
 };

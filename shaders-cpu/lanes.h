@@ -421,6 +421,15 @@ static void KERNEL(fill_coverage)(float *tile, float *cells, inkwell_fill_rule r
   }
 }
 
+// The block-mask bits (INKWELL_ALL_BLOCKS) of the leftmost block column for the rows of group g:
+// rows g·LANES ..< (g + 1)·LANES, one block row for 4 or 8 lanes, two for 16. Shifted left by a
+// block column, they mark that column's blocks of the group.
+static inline __attribute__((always_inline)) uint32_t group_blocks(int g) {
+  uint32_t bits = 0;
+  for (int y = (g * LANES) / 8; y <= (g * LANES + LANES - 1) / 8; y++) bits |= 1u << (4 * y);
+  return bits;
+}
+
 // fill_coverage_rule over the part of the tile that one primitive's adds can reach: columns
 // [first, cells_end) hold its adds (cells_end may pass T, into the cells past the edge), and only
 // the row groups set in `groups` were added to. Everywhere else the cells are zero, so
@@ -431,37 +440,49 @@ static void KERNEL(fill_coverage)(float *tile, float *cells, inkwell_fill_rule r
 static inline __attribute__((always_inline)) void fill_span_rule(float *tile, float *cells,
                                                                  inkwell_fill_rule rule, const VF s[4],
                                                                  int first, int cells_end,
-                                                                 unsigned groups) {
+                                                                 unsigned groups, uint32_t *blocks) {
+  uint32_t marked = 0;
   VF sum[GROUPS];
   for (int g = 0; g < GROUPS; g++) sum[g] = splat(0.0f);
   const int end = cells_end < T ? cells_end : T;
-  for (int c = first; c < end; c++) {
-    float *column = cells + c * INKWELL_CELL_STRIDE;
-    for (int g = 0; g < GROUPS; g++) {
-      if (!(groups >> g & 1)) continue;
-      sum[g] += load(column + g * LANES);
-      store(column + g * LANES, splat(0.0f));
-      VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
-      if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
-      composite_lanes(tile, c * T + g * LANES, m, s);
+  // Columns a block column (8) at a time, so that a composite marks its block with one OR of a
+  // constant.
+  for (int c = first; c < end;) {
+    const int block_end = (c | 7) + 1 < end ? (c | 7) + 1 : end;
+    uint32_t column_marks = 0;
+    for (; c < block_end; c++) {
+      float *column = cells + c * INKWELL_CELL_STRIDE;
+      for (int g = 0; g < GROUPS; g++) {
+        if (!(groups >> g & 1)) continue;
+        sum[g] += load(column + g * LANES);
+        store(column + g * LANES, splat(0.0f));
+        VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
+        if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
+        composite_lanes(tile, c * T + g * LANES, m, s);
+        column_marks |= group_blocks(g);
+      }
     }
+    marked |= column_marks << ((c - 1) >> 3);
   }
   for (int g = 0; g < GROUPS; g++) {
     if (!(groups >> g & 1)) continue;
     VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
     if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
     for (int c = end; c < T; c++) composite_lanes(tile, c * T + g * LANES, m, s);
+    // Block columns end / 8 through 3 of the group's block rows.
+    if (end < T) marked |= group_blocks(g) * ((0xfu << (end >> 3)) & 0xfu);
   }
   for (int i = T * INKWELL_CELL_STRIDE; i < cells_end * INKWELL_CELL_STRIDE; i += LANES) {
     store(cells + i, splat(0.0f));
   }
+  if (blocks) *blocks |= marked;
 }
 
 // add_backdrop, accumulate_lines and fill_coverage in one call, with the fill limited to the
 // columns and row groups the pieces reach (fill_span_rule). A thin stroke crossing a tile reaches
 // one or two of its row groups, or a few of its columns.
 static void KERNEL(fill_lines)(float *tile, float *cells, const float *lines, size_t count, float backdrop,
-                               inkwell_fill_rule rule, const float color[4]) {
+                               inkwell_fill_rule rule, const float color[4], uint32_t *blocks) {
   if (backdrop != 0.0f) KERNEL(add_backdrop)(cells, backdrop);
   VF box[4] = {splat(__builtin_inff()), splat(-__builtin_inff()), splat(__builtin_inff()),
                splat(-__builtin_inff())};
@@ -494,9 +515,9 @@ static void KERNEL(fill_lines)(float *tile, float *cells, const float *lines, si
   if (groups == 0) return;
   const VF s[4] = {splat(color[0]), splat(color[1]), splat(color[2]), splat(color[3])};
   if (rule == INKWELL_FILL_NONZERO) {
-    fill_span_rule(tile, cells, INKWELL_FILL_NONZERO, s, first, cells_end, groups);
+    fill_span_rule(tile, cells, INKWELL_FILL_NONZERO, s, first, cells_end, groups, blocks);
   } else {
-    fill_span_rule(tile, cells, INKWELL_FILL_EVENODD, s, first, cells_end, groups);
+    fill_span_rule(tile, cells, INKWELL_FILL_EVENODD, s, first, cells_end, groups, blocks);
   }
 }
 
@@ -680,9 +701,14 @@ static inline __attribute__((always_inline)) void prefetch_rows(uintptr_t row, i
   for (int y = 0; y < LANES; y++) inkwell_prefetch_row(row + (uintptr_t)(y * out_stride), 4 * T);
 }
 
-static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stride) {
+// The whole tile, LANES × LANES blocks at a time; a block inside an 8 × 8 block whose bit is clear
+// in `blocks` is written as `clean_pixel` without being read (see inkwell_resolve_srgb8_blocks).
+static inline __attribute__((always_inline)) void resolve_tile(const float *tile, uint8_t *out,
+                                                               intptr_t out_stride, uint32_t blocks,
+                                                               uint32_t clean_pixel) {
   resolve_memo memo = {0};
   const uintptr_t origin = (uintptr_t)out;
+  const VU clean = (VU){0} + clean_pixel;
   prefetch_rows(origin, out_stride);
   for (int y0 = 0; y0 < T; y0 += LANES) {
     // The next group's rows; after the last group, the first rows of the tile to the right (the
@@ -690,11 +716,26 @@ static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stri
     prefetch_rows(y0 + LANES < T ? origin + (uintptr_t)((y0 + LANES) * out_stride) : origin + 4 * T,
                   out_stride);
     for (int x0 = 0; x0 < T; x0 += LANES) {
+      if (!(blocks >> ((x0 >> 3) + 4 * (y0 >> 3)) & 1)) {
+        for (int k = 0; k < LANES; k++) {
+          __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, &clean, sizeof clean);
+        }
+        continue;
+      }
       VU columns[LANES];
       for (int j = 0; j < LANES; j++) columns[j] = resolve_lanes_memo(tile, (x0 + j) * T + y0, &memo);
       store_block(columns, out, out_stride, x0, y0);
     }
   }
+}
+
+static void resolve_full_tile(const float *tile, uint8_t *out, intptr_t out_stride) {
+  resolve_tile(tile, out, out_stride, INKWELL_ALL_BLOCKS, 0);
+}
+
+INKWELL_HIDDEN void KERNEL(resolve_srgb8_blocks)(const float *tile, uint32_t blocks, uint32_t clean_pixel,
+                                                 uint8_t *out, intptr_t out_stride) {
+  resolve_tile(tile, out, out_stride, blocks, clean_pixel);
 }
 
 INKWELL_HIDDEN void KERNEL(resolve_srgb8)(const float *tile, int width, int height, uint8_t *out,

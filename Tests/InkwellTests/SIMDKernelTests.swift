@@ -154,11 +154,13 @@ struct SIMDKernelTests {
       var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
       var expectedCells = cells
       var tile = randomTile(&rng)
+      let before = tile
       var expected = tile
       let color = randomColor(&rng)
       let count = quads.count / 4
       quads += [0, 0, 0, 0]  // a valid pointer when there are no pieces
-      kernels.fillLines(&tile, &cells, quads, count, backdrop, rule, color)
+      var blocks: UInt32 = 0
+      kernels.fillLines(&tile, &cells, quads, count, backdrop, rule, color, &blocks)
       KernelReference.fillLines(
         tile: &expected, cells: &expectedCells, lines: quads, count: count, backdrop: backdrop, rule: rule,
         color: color)
@@ -166,6 +168,13 @@ struct SIMDKernelTests {
       let cleared = cells[..<real].allSatisfy { $0.bitPattern == 0 }
       #expect(same, "round \(round), \(rule), backdrop \(backdrop)")
       #expect(cleared, "round \(round): cells left uncleared")
+      // Every 8 × 8 block with a changed float is marked (tile layout: pixel (x, y) at x·32 + y).
+      var changed: UInt32 = 0
+      for i in 0..<tile.count where tile[i].bitPattern != before[i].bitPattern {
+        let pixel = i % 1024
+        changed |= 1 << ((pixel / 32) / 8 + 4 * ((pixel % 32) / 8))
+      }
+      #expect(changed & ~blocks == 0, "round \(round): changed blocks \(changed), marked \(blocks)")
     }
   }
 
@@ -275,6 +284,35 @@ struct SIMDKernelTests {
       KernelReference.resolveSRGB8(
         tile: tile, width: width, height: height, output: &expected, stride: stride)
       #expect(out == expected, "round \(round), \(width) × \(height)")
+    }
+  }
+
+  @Test("resolve of a tile whose unmarked 8 × 8 blocks hold one color", arguments: levels)
+  func resolveSRGB8Blocks(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 15)
+    let colors: [(Float, Float, Float, Float)] = [
+      (1, 1, 1, 1), (0.2, 0.3, 0.9, 1), (0.1, 0.1, 0.05, 0.5), (0, 0, 0, 0),
+    ]
+    for round in 0..<24 {
+      var tile = randomTile(&rng)
+      let clean = colors[round % colors.count]
+      let blocks = round < 2 ? [0, 0xffff][round] : UInt32.random(in: 0...0xffff, using: &rng)
+      for i in 0..<1024 where blocks >> ((i / 32) / 8 + 4 * ((i % 32) / 8)) & 1 == 0 {
+        (tile[i], tile[1024 + i], tile[2048 + i], tile[3072 + i]) = clean
+      }
+      var pixel = [UInt8](repeating: 0, count: 4)
+      var one = [Float](repeating: 0, count: 4 * 1024)
+      for p in 0..<4 { one[p * 1024] = [clean.0, clean.1, clean.2, clean.3][p] }
+      KernelReference.resolveSRGB8(tile: one, width: 1, height: 1, output: &pixel, stride: 4)
+      let cleanPixel = pixel.withUnsafeBytes { $0.load(as: UInt32.self) }
+      // Rows wider than the tile: bytes past it must stay untouched.
+      let stride = 4 * 40
+      var out = [UInt8](repeating: 0xA5, count: stride * 32)
+      var expected = out
+      kernels.resolveSRGB8Blocks(tile, blocks, cleanPixel, &out, stride)
+      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: stride)
+      #expect(out == expected, "round \(round), blocks \(blocks)")
     }
   }
 

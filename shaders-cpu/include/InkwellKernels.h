@@ -73,6 +73,9 @@ extern "C" {
 /// cell sums the same values in the same order whatever the level.
 #define INKWELL_LINE_CHUNK 256
 // (Plain numbers, so that Swift imports them; kernels.c checks them against INKWELL_TILE.)
+/// The 8 × 8 blocks of a tile, as bits of a block mask: block (x, y), for pixels x·8 ..< x·8 + 8
+/// across and y·8 ..< y·8 + 8 down, is bit x + 4·y.
+#define INKWELL_ALL_BLOCKS 0xffffu
 /// Byte alignment that lets the kernels use aligned full-width loads (they also accept less).
 #define INKWELL_KERNEL_ALIGNMENT 64
 
@@ -98,10 +101,12 @@ typedef struct {
   void (*composite_mask)(float *tile, const float *coverage, const float color[4]);
   void (*fill_coverage)(float *tile, float *cells, inkwell_fill_rule rule, const float color[4]);
   void (*fill_lines)(float *tile, float *cells, const float *lines, size_t count, float backdrop,
-                     inkwell_fill_rule rule, const float color[4]);
+                     inkwell_fill_rule rule, const float color[4], uint32_t *blocks);
   void (*composite_solid)(float *tile, const float color[4], float m);
   void (*fill_tile)(float *tile, const float color[4]);
   void (*resolve_srgb8)(const float *tile, int width, int height, uint8_t *out, intptr_t out_stride);
+  void (*resolve_srgb8_blocks)(const float *tile, uint32_t blocks, uint32_t clean_pixel, uint8_t *out,
+                               intptr_t out_stride);
   void (*encode_srgb8)(const float *linear, uint8_t *codes, size_t count);
   /// `inkwell_resolve_u8` of a whole tile for the sRGB transfer (`matrix`, row-major, and the tone
   /// map's `knee` from its parameters), or NULL where a level has none. Returns 0 when every pixel
@@ -182,9 +187,11 @@ void inkwell_fill_coverage(float *tile, float *cells, inkwell_fill_rule rule, co
 /// One primitive's fill of a tile: `inkwell_add_backdrop(cells, backdrop)` when `backdrop` is not
 /// zero, `inkwell_accumulate_lines(cells, lines, count)`, then `inkwell_fill_coverage`. The vector
 /// levels resolve and composite only the columns and row groups the pieces reach (and the constant
-/// coverage right of them), which gives the same floats. Clears `cells`.
+/// coverage right of them), which gives the same floats. Clears `cells`. Unless `blocks` is NULL,
+/// ORs into it the bit of every 8 × 8 block of the tile the call may have changed (see
+/// INKWELL_ALL_BLOCKS); a level may mark blocks it left alone, never the other way round.
 void inkwell_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop,
-                        inkwell_fill_rule rule, const float color[4]);
+                        inkwell_fill_rule rule, const float color[4], uint32_t *blocks);
 
 /// Source-over of a premultiplied color over the whole tile at constant coverage `m`:
 ///   Dc' = Sc·m + Dc·(1 − Sa·m).
@@ -199,6 +206,13 @@ void inkwell_fill_tile(float *tile, const float color[4]);
 /// and rounded to 8 bits.
 void inkwell_resolve_srgb8(const float *tile, int width, int height, uint8_t *out,
                            intptr_t out_stride);
+
+/// `inkwell_resolve_srgb8` of a whole tile, given that every 8 × 8 block whose bit is clear in
+/// `blocks` holds one color everywhere, whose resolved pixel (as stored) is `clean_pixel`: those
+/// blocks are written as `clean_pixel` without being read, the others resolved. A paper page's
+/// tiles that a thin stroke crosses are mostly such blocks.
+void inkwell_resolve_srgb8_blocks(const float *tile, uint32_t blocks, uint32_t clean_pixel, uint8_t *out,
+                                  intptr_t out_stride);
 
 /// Writes the 32-bit `pixel` to the `width` × `height` pixels at `out`, whose rows are
 /// `out_stride` bytes apart (`out` and `out_stride` multiples of 4), asking for the cache lines of

@@ -31,6 +31,7 @@ public enum KernelReference {
     kernels.coverageFill = { coverageFill($0, $1) }
     kernels.fillLines = {
       fillLines(tile: $0, cells: $1, lines: $2, count: $3, backdrop: $4, rule: $5, color: $6)
+      $7?.pointee |= UInt32(INKWELL_ALL_BLOCKS)
     }
     return kernels
   }()

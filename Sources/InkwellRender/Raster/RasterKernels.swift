@@ -66,16 +66,23 @@ public struct RasterKernels: Sendable {
     @Sendable (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, FillRule, UnsafePointer<Float>) ->
       Void
   /// One primitive's fill of a tile: backdrop, line accumulation and `fillCoverage` in one call:
-  /// (tile, cells, lines, line count, backdrop, rule, color). By default the three kernels in turn.
+  /// (tile, cells, lines, line count, backdrop, rule, color, blocks). By default the three kernels
+  /// in turn. Unless `blocks` is nil, the bits of the 8 × 8 blocks the call may have changed are
+  /// ORed into it (bit x + 4·y for block (x, y); by default all sixteen).
   public var fillLines:
     @Sendable (
       UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafePointer<Float>, Int, Float, FillRule,
-      UnsafePointer<Float>
+      UnsafePointer<Float>, UnsafeMutablePointer<UInt32>?
     ) -> Void
   public var compositeSolid: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>, Float) -> Void
   public var fillTile: @Sendable (UnsafeMutablePointer<Float>, UnsafePointer<Float>) -> Void
   public var resolveSRGB8:
     @Sendable (UnsafePointer<Float>, Int, Int, UnsafeMutablePointer<UInt8>, Int) -> Void
+  /// `resolveSRGB8` of a whole tile whose 8 × 8 blocks with a clear bit in `blocks` all hold one
+  /// color that resolves to `cleanPixel` (as stored): (tile, blocks, cleanPixel, out, stride). By
+  /// default every block is resolved.
+  public var resolveSRGB8Blocks:
+    @Sendable (UnsafePointer<Float>, UInt32, UInt32, UnsafeMutablePointer<UInt8>, Int) -> Void
   public var encodeSRGB8: @Sendable (UnsafePointer<Float>, UnsafeMutablePointer<UInt8>, Int) -> Void
   /// Masks (clip paths and eraser cuts) are rare, so their elementwise kernels are plain C at the
   /// baseline width for every level: m' = m·c, m' = m·(1 − e), m' = constant.
@@ -113,14 +120,18 @@ public struct RasterKernels: Sendable {
     self.resolveCoverage = resolveCoverage
     self.compositeMask = compositeMask
     self.fillCoverage = fillCoverage
-    fillLines = { tile, cells, lines, count, backdrop, rule, color in
+    fillLines = { tile, cells, lines, count, backdrop, rule, color, blocks in
       if backdrop != 0 { addBackdrop(cells, backdrop) }
       accumulateLines(cells, lines, count)
       fillCoverage(tile, cells, rule, color)
+      blocks?.pointee |= UInt32(INKWELL_ALL_BLOCKS)
     }
     self.compositeSolid = compositeSolid
     self.fillTile = fillTile
     self.resolveSRGB8 = resolveSRGB8
+    resolveSRGB8Blocks = { tile, _, _, out, stride in
+      resolveSRGB8(tile, TileGrid.tileSize, TileGrid.tileSize, out, stride)
+    }
     self.encodeSRGB8 = encodeSRGB8
   }
 
@@ -135,7 +146,7 @@ public struct RasterKernels: Sendable {
       let compositeMask = table.composite_mask, let fillCoverage = table.fill_coverage,
       let compositeSolid = table.composite_solid, let fillTile = table.fill_tile,
       let resolveSRGB8 = table.resolve_srgb8, let encodeSRGB8 = table.encode_srgb8,
-      let fillLines = table.fill_lines
+      let fillLines = table.fill_lines, let resolveSRGB8Blocks = table.resolve_srgb8_blocks
     else { return nil }
     var kernels = RasterKernels(
       accumulateLine: { accumulateLine($0, $1, $2, $3, $4) },
@@ -148,7 +159,8 @@ public struct RasterKernels: Sendable {
       fillTile: { fillTile($0, $1) },
       resolveSRGB8: { resolveSRGB8($0, Int32($1), Int32($2), $3, $4) },
       encodeSRGB8: { encodeSRGB8($0, $1, $2) })
-    kernels.fillLines = { fillLines($0, $1, $2, $3, $4, $5.c, $6) }
+    kernels.fillLines = { fillLines($0, $1, $2, $3, $4, $5.c, $6, $7) }
+    kernels.resolveSRGB8Blocks = { resolveSRGB8Blocks($0, $1, $2, $3, $4) }
     return kernels
   }
 }

@@ -96,12 +96,13 @@ public struct TileRasterizer: Sendable {
     let backgroundPixel = resolvedPixel(background)
     let output = SharedPointer(base: base)
     let resolve = kernels.resolveSRGB8
+    let resolveBlocks = kernels.resolveSRGB8Blocks
     let size = TileGrid.tileSize
     forEachTile(
       bins, primitives: primitives, background: background, threads: threads, skipEmpty: true,
       uniformAsFirstPixels: true
     ) {
-      col, row, tile, uniform, run in
+      col, row, tile, uniform, blocks, run in
       let x0 = col * size
       let y0 = row * size
       let w = Swift.min(size * run, grid.width - x0)
@@ -122,7 +123,12 @@ public struct TileRasterizer: Sendable {
         fill(pixel)
         return
       }
-      resolve(tile, w, h, corner, grid.width * 4)
+      if w == size && h == size {
+        // The blocks no primitive changed hold the background: its pixel, without a resolve.
+        resolveBlocks(tile, blocks, backgroundPixel, corner, grid.width * 4)
+      } else {
+        resolve(tile, w, h, corner, grid.width * 4)
+      }
     }
   }
 
@@ -157,7 +163,7 @@ public struct TileRasterizer: Sendable {
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>) -> Void
   ) {
     forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: false) {
-      col, row, tile, _, _ in sink(col, row, tile!)
+      col, row, tile, _, _, _ in sink(col, row, tile!)
     }
   }
 
@@ -168,7 +174,7 @@ public struct TileRasterizer: Sendable {
     sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?) -> Void
   ) {
     forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
-      col, row, tile, _, run in
+      col, row, tile, _, _, run in
       for k in 0..<run { sink(col + k, row, tile) }
     }
   }
@@ -208,7 +214,7 @@ public struct TileRasterizer: Sendable {
   private func forEachTile(
     _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int, skipEmpty: Bool,
     uniformAsFirstPixels: Bool = false,
-    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, Bool, Int) -> Void
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, Bool, UInt32, Int) -> Void
   ) {
     let grid = bins.grid
     guard grid.tileCount > 0 else { return }
@@ -279,14 +285,14 @@ public struct TileRasterizer: Sendable {
                           {
                             end += 1
                           }
-                          sink(col, row, nil, true, end - col)
+                          sink(col, row, nil, true, 0, end - col)
                           col = end
                           continue
                         }
                         let uniform = composite(
                           tileIndex: tileIndex, scene: scene, scratch: scratch,
                           uniformAsFirstPixels: uniformAsFirstPixels)
-                        sink(col, row, scratch.tile, uniform, 1)
+                        sink(col, row, scratch.tile, uniform, scratch.blocks.pointee, 1)
                         col += 1
                       }
                     }
@@ -341,6 +347,9 @@ public struct TileRasterizer: Sendable {
     // one's while it fills (the first while the tile is cleared), so they arrive in time.
     if start < end { Self.prefetchPieces(of: scene.entries![start], scene: scene) }
     kernels.fillTile(scratch.tile, base)
+    // Blocks left as filled hold the background, which the 8-bit sink resolves once a render;
+    // every other color counts as changed everywhere.
+    scratch.blocks.pointee = base == scene.colors + 4 * scene.background ? 0 : UInt32(INKWELL_ALL_BLOCKS)
     var uniform = true
     var index = start
     while index < end {
@@ -351,19 +360,23 @@ public struct TileRasterizer: Sendable {
       let rule = scene.rules![primitive]
       if scene.masks![primitive] != 0 {
         uniform = false
+        scratch.blocks.pointee = UInt32(INKWELL_ALL_BLOCKS)
         index = compositeMasked(from: index, end: end, tileIndex: tileIndex, scene: scene, scratch: scratch)
         continue
       }
       index += 1
       if entry.segmentCount == 0 {
-        if Self.covers(entry.backdrop, rule) { kernels.compositeSolid(scratch.tile, color, 1) }
+        if Self.covers(entry.backdrop, rule) {
+          kernels.compositeSolid(scratch.tile, color, 1)
+          scratch.blocks.pointee = UInt32(INKWELL_ALL_BLOCKS)
+        }
         continue
       }
       uniform = false
       kernels.fillLines(
         scratch.tile, scratch.cells, scene.segments[Int(entry.run)]! + 4 * Int(entry.segmentStart),
         Int(entry.segmentCount),
-        Float(entry.backdrop), rule, color)
+        Float(entry.backdrop), rule, color, scratch.blocks)
     }
     return uniform
   }
@@ -523,6 +536,8 @@ final class TileScratch {
   /// A second coverage buffer, for clip and knockout paths.
   let mask: UnsafeMutablePointer<Float>
   let tile: UnsafeMutablePointer<Float>
+  /// The 8 × 8 blocks of `tile` that hold anything but the background (see `composite`).
+  let blocks: UnsafeMutablePointer<UInt32>
   /// Scratch for the paint stages (an alpha profile's segments near the tile).
   var segments: [Float] = []
 
@@ -541,6 +556,8 @@ final class TileScratch {
     coverage = buffer(Self.pixelCount, zeroed: false)
     mask = buffer(Self.pixelCount, zeroed: false)
     tile = buffer(Self.pixelCount * 4, zeroed: false)
+    blocks = .allocate(capacity: 1)
+    blocks.initialize(to: UInt32(INKWELL_ALL_BLOCKS))
   }
 
   func deallocate() {
@@ -548,5 +565,6 @@ final class TileScratch {
     coverage.deallocate()
     mask.deallocate()
     tile.deallocate()
+    blocks.deallocate()
   }
 }
