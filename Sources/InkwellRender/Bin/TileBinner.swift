@@ -338,16 +338,20 @@ public struct TileBinner {
     pieceCapacity *= 2
   }
 
-  /// Zeroes the first `count` entries of a per-path table, growing it when it is shorter: the
-  /// tables keep their storage from path to path, and a remove-all and append of `count` zeros
+  /// Grows a per-path table to at least `count` entries, zeroed, and returns whether it did: the
+  /// tables keep their storage from path to path, and a remove-all and append of `count` values
   /// had cost a few hundred instructions a path.
   @inline(__always)
+  private static func makeRoom(_ table: inout [Int32], count: Int) -> Bool {
+    guard table.count < count else { return false }
+    table = [Int32](repeating: 0, count: Swift.max(count, 2 * table.count))
+    return true
+  }
+
+  /// Zeroes the first `count` entries of a per-path table (`makeRoom` first).
+  @inline(__always)
   private static func zero(_ table: inout [Int32], count: Int) {
-    guard table.count >= count else {
-      table = [Int32](repeating: 0, count: Swift.max(count, 2 * table.count))
-      return
-    }
-    guard count > 0 else { return }
+    guard !makeRoom(&table, count: count), count > 0 else { return }
     table.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: count) }
   }
 
@@ -394,7 +398,7 @@ public struct TileBinner {
       sortedStorage = ScratchBuffer<TileSegment>(capacity: Swift.max(count, 2 * sortedStorage.capacity))
     }
     let sorted = sortedStorage.base
-    Self.zero(&cursor, count: tiles + 1)
+    _ = Self.makeRoom(&cursor, count: tiles + 1)
     cursor.withUnsafeMutableBufferPointer { cursor in
       tileCounts.withUnsafeBufferPointer { counts in
         cursor.baseAddress!.update(from: counts.baseAddress!, count: tiles + 1)
