@@ -13,6 +13,15 @@ func bitwiseEqual(_ a: [Float], _ b: [Float]) -> Bool {
   a.count == b.count && zip(a, b).allSatisfy { $0.bitPattern == $1.bitPattern }
 }
 
+/// A whole tile resolved to 8-bit by `kernels` and by the reference, 32 pixels a row.
+func resolvedWholeTile(_ kernels: RasterKernels, _ tile: [Float]) -> (out: [UInt8], expected: [UInt8]) {
+  var out = [UInt8](repeating: 0, count: 4 * 1024)
+  var expected = out
+  kernels.resolveSRGB8(tile, 32, 32, &out, 128)
+  KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+  return (out, expected)
+}
+
 /// Random cells as line accumulation leaves them: `lines` random pieces plus a backdrop.
 func randomCells(_ rng: inout SeededGenerator, lines: Int, span: ClosedRange<Float>) -> [Float] {
   var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
@@ -337,10 +346,7 @@ struct SIMDKernelTests {
         }
         i += run
       }
-      var out = [UInt8](repeating: 0, count: 4 * 1024)
-      var expected = out
-      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
-      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      let (out, expected) = resolvedWholeTile(kernels, tile)
       #expect(out == expected, "round \(round)")
     }
   }
@@ -374,10 +380,7 @@ struct SIMDKernelTests {
           tile[3072 + k] = round % 2 == 0 ? 1 : rng.float(0.01...1)
         }
       }
-      var out = [UInt8](repeating: 0, count: 4 * 1024)
-      var expected = out
-      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
-      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      let (out, expected) = resolvedWholeTile(kernels, tile)
       #expect(out == expected, "round \(round)")
     }
   }
@@ -398,10 +401,7 @@ struct SIMDKernelTests {
       for j in stride(from: 8 * round, to: 1024, by: 96) {
         for c in 0..<3 { for k in 0..<8 { tile[c * 1024 + j + k] = 1 } }
       }
-      var out = [UInt8](repeating: 0, count: 4 * 1024)
-      var expected = out
-      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
-      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      let (out, expected) = resolvedWholeTile(kernels, tile)
       #expect(out == expected, "round \(round)")
     }
   }
@@ -428,10 +428,7 @@ struct SIMDKernelTests {
         tile[2048 + j] = pick(&rng) * alpha
         tile[3072 + j] = alpha
       }
-      var out = [UInt8](repeating: 0, count: 4 * 1024)
-      var expected = out
-      kernels.resolveSRGB8(tile, 32, 32, &out, 128)
-      KernelReference.resolveSRGB8(tile: tile, width: 32, height: 32, output: &expected, stride: 128)
+      let (out, expected) = resolvedWholeTile(kernels, tile)
       #expect(out == expected, "round \(round)")
       if round == 0 { #expect(out.contains(254) && out.contains(255)) }
     }
