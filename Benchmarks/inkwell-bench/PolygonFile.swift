@@ -102,10 +102,10 @@ enum PolygonFile {
     }
     if primitive.clip != nil || primitive.knockout != nil { statistics.droppedMasks += 1 }
     if primitive.rule != .nonZero { statistics.evenOdd += 1 }
-    if primitive.path.contourEnds.count > 1 { statistics.joinedContours += 1 }
+    if primitive.path.contourCount > 1 { statistics.joinedContours += 1 }
 
     var coordinates: [Float] = []
-    coordinates.reserveCapacity(2 * primitive.path.points.count + 4 * primitive.path.contourEnds.count)
+    coordinates.reserveCapacity(2 * primitive.path.points.count + 4 * primitive.path.contourCount)
     func add(_ point: Point) {
       coordinates.append(point.x / scale)
       coordinates.append(point.y / scale)
@@ -123,7 +123,7 @@ enum PolygonFile {
     }
     // The last vertex added closes the last contour; for one contour, drop that repeat (the file's
     // polygons close implicitly). For several, go back to the first contour's start.
-    if primitive.path.contourEnds.count == 1 {
+    if primitive.path.contourCount == 1 {
       coordinates.removeLast(2)
     } else if let first {
       add(first)

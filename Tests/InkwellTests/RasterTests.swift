@@ -96,6 +96,38 @@ struct CoverageTests {
     }
     expectTiledMatchesReference(FlatPath(contours: contours), width: w, height: h, seed: seed)
   }
+
+  @Test("a path's contours: ends, count and each contour's vertices, one contour or several")
+  func flatPathContours() {
+    let a = rectangle(1, 1, 5, 5)
+    let b = rectangle(10, 10, 20, 12, clockwise: false)
+    let sliver = [Point(x: 3, y: 3)]
+    func contours(_ path: FlatPath) -> [[Point]] {
+      var result: [[Point]] = []
+      path.forEachContour { result.append(Array($0)) }
+      return result
+    }
+
+    let empty = FlatPath(contours: [sliver, []])
+    #expect(empty.isEmpty && empty.contourCount == 0 && empty.contourEnds.isEmpty && empty.points.isEmpty)
+    #expect(contours(empty).isEmpty)
+    #expect(FlatPath(contour: sliver).isEmpty)
+
+    let one = FlatPath(contour: a)
+    #expect(one == FlatPath(contours: [a]))
+    #expect(one.contourCount == 1 && one.contourEnds == [4] && contours(one) == [a])
+
+    var several = FlatPath()
+    several.append(contour: a)
+    several.append(contour: sliver)
+    several.append(contour: b)
+    several.append(contour: a)
+    #expect(several == FlatPath(contours: [a, b, a]))
+    #expect(several != FlatPath(contours: [a + b, a]))
+    #expect(several.contourCount == 3 && several.contourEnds == [4, 8, 12])
+    #expect(contours(several) == [a, b, a])
+    #expect(several.points == a + b + a)
+  }
 }
 
 extension CoverageTests {

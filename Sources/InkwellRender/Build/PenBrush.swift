@@ -247,10 +247,7 @@ public enum PenBrush {
         let kept = UnsafeMutableBufferPointer(rebasing: discs[0..<count])
         let contour = hairline ? outline(ofHairline: kept) : outline(ofDiscs: kept)
         guard contour.count >= 2 else { return nil }
-        var flat = FlatPath()
-        flat.points = contour
-        flat.contourEnds = [contour.count]
-        return (flat, alphaScale)
+        return (FlatPath(contour: contour), alphaScale)
       }
     }
   }

@@ -7,11 +7,13 @@
 
 import InkwellModel
 
-/// Closed polygons in pixel space. `points` holds every contour's vertices back to back;
-/// `contourEnds[i]` is one past the last vertex of contour `i`. Each contour closes implicitly.
+/// Closed polygons in pixel space: every contour's vertices back to back in `points`, each contour
+/// closed implicitly. Where each contour but the last ends is kept apart; the last ends with
+/// `points`. A path of one contour (every pen stroke's outline) so holds a single array.
 public struct FlatPath: Hashable, Sendable {
-  public var points: [Point] = []
-  public var contourEnds: [Int] = []
+  public private(set) var points: [Point] = []
+  /// One past the last vertex of each contour but the last.
+  private var innerEnds: [Int] = []
 
   public init() {}
 
@@ -19,21 +21,33 @@ public struct FlatPath: Hashable, Sendable {
     for contour in contours { append(contour: contour) }
   }
 
-  public mutating func append(contour: [Point]) {
-    guard contour.count >= 2 else { return }
-    points.append(contentsOf: contour)
-    contourEnds.append(points.count)
+  /// One contour; empty if it has fewer than two vertices.
+  public init(contour: [Point]) {
+    if contour.count >= 2 { points = contour }
   }
 
-  public var isEmpty: Bool { contourEnds.isEmpty }
+  public mutating func append(contour: [Point]) {
+    guard contour.count >= 2 else { return }
+    if !points.isEmpty { innerEnds.append(points.count) }
+    points.append(contentsOf: contour)
+  }
+
+  public var isEmpty: Bool { points.isEmpty }
+
+  public var contourCount: Int { points.isEmpty ? 0 : innerEnds.count + 1 }
+
+  /// One past the last vertex of each contour: `contourEnds[i]` for contour `i`.
+  public var contourEnds: [Int] { points.isEmpty ? [] : innerEnds + [points.count] }
 
   /// Bounds of every vertex, or `nil` for an empty path.
   public var bounds: Rect? { Rect(bounding: points) }
 
   /// Calls `body` with each contour's vertices.
   public func forEachContour(_ body: (ArraySlice<Point>) -> Void) {
+    // One call of `body`, which the binner's long closure needs to be inlined.
     var start = 0
-    for end in contourEnds {
+    for contour in 0..<contourCount {
+      let end = contour < innerEnds.count ? innerEnds[contour] : points.count
       body(points[start..<end])
       start = end
     }
