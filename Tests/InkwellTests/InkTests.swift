@@ -484,4 +484,46 @@ struct InkTests {
     chosen.chooser = { $0.randomSeed == 7 ? StampInk() : nil }
     #expect(inkAlpha(Drawing(strokes: [stroke]), width: w, height: h, inks: chosen) == one)
   }
+
+  /// Paints, per stroke, a square that draws, one with no alpha, an empty path, then a second
+  /// square: only `primitives(for:view:)`, so the scene builder takes the default append.
+  struct SquaresBrush: Brush {
+    func primitives(for stroke: Stroke, view: AffineTransform) -> [Primitive] {
+      let x = stroke.path.controlPoints[0].location.x
+      let ink = LinearColor(red: 0.2, green: 0.1, blue: 0, alpha: 1)
+      return [
+        Primitive(path: FlatPath(contour: rectangle(x, 2, x + 4, 6)), color: ink),
+        Primitive(path: FlatPath(contour: rectangle(x, 10, x + 4, 14)), color: .clear),
+        Primitive(path: FlatPath(), color: ink),
+        Primitive(path: FlatPath(contour: rectangle(x, 20, x + 4, 24)), color: ink),
+      ]
+    }
+  }
+
+  @Test("the scene builder appends each brush's primitives in order and leaves out what draws nothing")
+  func appendedPrimitives() {
+    var catalog = InkCatalog()
+    catalog.register(SquaresBrush(), for: .monoline)
+    let strokes = [
+      inkStroke(.monoline, line(10, 40, 110, 40), width: 8), inkStroke(.pen, line(10, 60, 110, 70), width: 8),
+      inkStroke(.monoline, line(30, 40, 130, 40), width: 8), inkStroke(.pen, line(10, 90, 110, 80), width: 0),
+    ]
+    let built = SceneBuilder.primitives(for: Drawing(strokes: strokes), view: .identity, inks: catalog)
+    let expected = strokes.flatMap { stroke in
+      catalog.brush(for: stroke).primitives(for: stroke, view: .identity).filter {
+        $0.color.alpha > 0 && !$0.path.isEmpty
+      }
+    }
+    #expect(built == expected)
+    #expect(built.count == 5)
+    #expect(built.map { $0.path.points[0].y } == [2, 20, built[2].path.points[0].y, 2, 20])
+    #expect(built[3].path.points[0].x == 30)
+    #expect(PenInk().primitives(for: strokes[1], view: .identity) == [built[2]])
+    for threads in [2, 3] {
+      let many = Drawing(strokes: Array(repeating: strokes, count: 8).flatMap { $0 })
+      #expect(
+        SceneBuilder.primitives(for: many, view: .identity, inks: catalog, threads: threads)
+          == SceneBuilder.primitives(for: many, view: .identity, inks: catalog))
+    }
+  }
 }

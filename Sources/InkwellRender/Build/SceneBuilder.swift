@@ -11,20 +11,30 @@ public enum SceneBuilder {
     var result: [Primitive] = []
     result.reserveCapacity(drawing.strokes.count)
     for stroke in drawing.strokes {
-      append(primitives(for: stroke, view: view, inks: inks), to: &result)
+      appendPrimitives(for: stroke, view: view, inks: inks, to: &result)
     }
     return result
   }
 
-  /// Appends `primitives` to `result`, moving a lone primitive (nearly every stroke's) instead of
-  /// copying it: a copy retained, and the dropped array released, every array it holds.
+  /// Appends `primitives(for: stroke, view: view, inks: inks)` to `result`. An unmasked stroke's
+  /// brush appends straight to `result` (`Brush.appendPrimitives`), and what it appended that
+  /// draws nothing is taken out again.
   @inline(__always)
-  static func append(_ primitives: consuming [Primitive], to result: inout [Primitive]) {
-    if primitives.count == 1 {
-      result.append(primitives.removeLast())
-    } else {
-      result.append(contentsOf: primitives)
+  static func appendPrimitives(
+    for stroke: Stroke, view: AffineTransform, inks: InkCatalog, to result: inout [Primitive]
+  ) {
+    guard stroke.mask.map({ $0.isEmpty }) ?? true else {
+      result.append(contentsOf: primitives(for: stroke, view: view, inks: inks))
+      return
     }
+    let start = result.count
+    inks.brush(for: stroke).appendPrimitives(for: stroke, view: view, to: &result)
+    var kept = start
+    for index in start..<result.count where result[index].color.alpha > 0 && !result[index].path.isEmpty {
+      if kept != index { result.swapAt(kept, index) }
+      kept += 1
+    }
+    if kept < result.count { result.removeLast(result.count - kept) }
   }
 
   /// Like `primitives(for:view:inks:)`, with contiguous runs of strokes built on up to `threads`
@@ -47,7 +57,7 @@ public enum SceneBuilder {
       var result: [Primitive] = []
       result.reserveCapacity(end - start)
       for stroke in strokes[start..<end] {
-        append(primitives(for: stroke, view: view, inks: inks), to: &result)
+        appendPrimitives(for: stroke, view: view, inks: inks, to: &result)
       }
       slots.store(result, at: run)
     }

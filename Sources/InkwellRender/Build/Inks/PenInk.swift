@@ -10,7 +10,13 @@ public struct PenInk: Brush {
   public init() {}
 
   public func primitives(for stroke: Stroke, view: AffineTransform) -> [Primitive] {
-    guard let (path, alphaScale) = PenBrush.outline(of: stroke, toPixels: view) else { return [] }
+    var primitives: [Primitive] = []
+    appendPrimitives(for: stroke, view: view, to: &primitives)
+    return primitives
+  }
+
+  public func appendPrimitives(for stroke: Stroke, view: AffineTransform, to primitives: inout [Primitive]) {
+    guard let (path, alphaScale) = PenBrush.outline(of: stroke, toPixels: view) else { return }
     if Self.opacityVaries(stroke.path.controlPoints), let s = StrokeSamples(stroke: stroke, view: view) {
       let alphas = s.samples.map { StrokeSamples.opacity($0.point) }
       let mean = Swift.min(alphas.reduce(0, +) / Float(alphas.count), 2)
@@ -18,13 +24,14 @@ public struct PenInk: Brush {
       let (profile, top) = alphaProfile(s.samples, alphas: alphas, reach: widest * s.scale / 2 + 1)
       if let profile, mean > 0 {
         let color = LinearColor(stroke.ink.color, opacity: alphaScale / mean * top)
-        guard color.alpha > 0 else { return [] }
-        return [Primitive(path: path, rule: .nonZero, color: color, paint: Paint(profile: profile))]
+        guard color.alpha > 0 else { return }
+        primitives.append(Primitive(path: path, rule: .nonZero, color: color, paint: Paint(profile: profile)))
+        return
       }
     }
     let color = LinearColor(stroke.ink.color, opacity: alphaScale)
-    guard color.alpha > 0 else { return [] }
-    return [Primitive(path: path, rule: .nonZero, color: color)]
+    guard color.alpha > 0 else { return }
+    primitives.append(Primitive(path: path, rule: .nonZero, color: color))
   }
 
   /// Whether the points' clamped opacities span at least half an 8-bit level.
