@@ -153,6 +153,51 @@ struct PenHairlineTests {
     #expect(decided[true]! > 200 && decided[false]! > 200, "\(decided)")
   }
 
+  @Test("a hairline's outline is that of its discs with every nested one dropped (a tap's too)")
+  func hairlineDropsNestedDiscs() throws {
+    var rng = SeededGenerator(seed: 15)
+    var nestedLast = 0
+    for trial in 0..<300 {
+      var stroke = denseStroke(&rng, points: 2 + trial % 40, step: 0.2...9, width: rng.float(1...4))
+      // Now and then a tap (every point in one place): its last sample lands on the one before.
+      if trial % 3 == 0 {
+        for i in stroke.path.controlPoints.indices {
+          stroke.path.controlPoints[i].location = stroke.path.controlPoints[0].location
+        }
+      }
+      let scale = rng.float(0.05...0.2)
+      let m = AffineTransform(scaleX: scale, y: scale)
+      let built = PenBrush.outline(of: stroke, toPixels: m)
+      let reference = PenBrush.withHairlineSamples(
+        of: stroke.path, through: m, inkWidth: stroke.ink.width, scale: m.meanScale
+      ) { points -> (outline: [Point], nestedLast: Bool)? in
+        let n = points.count
+        var speeds = [Float](repeating: 1, count: n)
+        var arcs = [Float](repeating: 0, count: n)
+        var discs = [PenSample](repeating: PenSample(center: .zero, radius: 0), count: n)
+        let result = speeds.withUnsafeMutableBufferPointer { speeds in
+          arcs.withUnsafeMutableBufferPointer { arcs in
+            discs.withUnsafeMutableBufferPointer { discs in
+              PenBrush.discs(
+                of: points, through: m, scale: m.meanScale, inkWidth: stroke.ink.width,
+                speedScales: PenBrush.speedScales(of: points, into: speeds) ? speeds : nil, arcs: arcs,
+                into: discs)
+            }
+          }
+        }
+        guard let (count, _) = result else { return nil }
+        var kept = Array(discs[..<count])
+        let unnested = kept.withUnsafeMutableBufferPointer { PenBrush.keepUnnestedDiscs($0) }
+        var all = Array(discs[..<count])
+        return (all.withUnsafeMutableBufferPointer { PenBrush.outline(ofHairline: $0) }, unnested < count)
+      }
+      let expected = try #require(reference, "trial \(trial): not a hairline")
+      if expected?.nestedLast == true { nestedLast += 1 }
+      #expect(built?.0.points == expected?.outline, "trial \(trial)")
+    }
+    #expect(nestedLast > 20, "\(nestedLast) strokes whose last disc was nested")
+  }
+
   @Test("the hairline outline covers what the general outline of the same discs covers, in fewer points")
   func hairlineOutlineMatchesTheGeneralOne() throws {
     // Joins that turn by under 45° take one mitred corner a side instead of the general path's two

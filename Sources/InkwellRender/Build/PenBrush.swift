@@ -244,8 +244,19 @@ public enum PenBrush {
             speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
             arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
         else { return nil }
-        let kept = UnsafeMutableBufferPointer(rebasing: discs[0..<count])
-        let contour = hairline ? outline(ofHairline: kept) : outline(ofDiscs: kept)
+        let contour: [Point]
+        if hairline {
+          // `discs` keeps samples at least `minimumSpacing` apart, all but the last, and a
+          // hairline's discs share one radius, so only the last can lie inside its neighbour:
+          // `keepUnnestedDiscs` of the last two drops what it would drop from them all.
+          let unnested =
+            count < 2
+            ? count
+            : count - 2 + keepUnnestedDiscs(UnsafeMutableBufferPointer(rebasing: discs[(count - 2)..<count]))
+          contour = outline(ofUnnestedHairline: UnsafeMutableBufferPointer(rebasing: discs[0..<unnested]))
+        } else {
+          contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]))
+        }
         guard contour.count >= 2 else { return nil }
         return (FlatPath(contour: contour), alphaScale)
       }
@@ -714,7 +725,12 @@ public enum PenBrush {
   /// give them no slope, so `tangents` would return the same floats), and caps stepped by a fixed
   /// rotation of a half turn instead of arcs measured by arctangents.
   static func outline(ofHairline buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
-    let count = keepUnnestedDiscs(buffer)
+    outline(ofUnnestedHairline: UnsafeMutableBufferPointer(rebasing: buffer[0..<keepUnnestedDiscs(buffer)]))
+  }
+
+  /// `outline(ofHairline:)` of discs none of which lies inside a neighbour.
+  static func outline(ofUnnestedHairline buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
+    let count = buffer.count
     guard count > 0 else { return [] }
     let first = buffer[0]
     let r = first.radius
