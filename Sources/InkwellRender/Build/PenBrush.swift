@@ -522,7 +522,10 @@ public enum PenBrush {
             if (scale * product).isFinite, bend.isFinite, scale * product > bend * spacing * spacing {
               let squared =
                 scale * product < bend * widest * widest ? scale * product / bend : widest * widest
-              step = Swift.min(Swift.max(squared.squareRoot(), spacing), widest)
+              // `abs` of a non-negative value: it lets the root be the bare instruction, without
+              // the C library call (to set `errno` for a negative operand) that makes the loop
+              // save and restore its registers around it.
+              step = Swift.min(Swift.max(abs(squared).squareRoot(), spacing), widest)
             }
             let shared = Swift.min(pending, step)
             for k in first..<middle { steps[k] = shared }
@@ -828,7 +831,8 @@ public enum PenBrush {
     let inverseLength = 1 / delta.length
     let d = delta * inverseLength
     let sine = Swift.min(Swift.max((b.radius - a.radius) * inverseLength, -1), 1)
-    let cosine = (1 - sine * sine).squareRoot()
+    // `abs` of a non-negative value, as in `sampleParameters`: the bare root instruction.
+    let cosine = abs(1 - sine * sine).squareRoot()
     let normal = Point(x: -d.y, y: d.x)
     return (d, normal * cosine - d * sine, normal * (-cosine) - d * sine)
   }
