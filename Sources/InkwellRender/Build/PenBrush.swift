@@ -479,8 +479,7 @@ public enum PenBrush {
     let n = path.count
     guard n > 1 else { return n == 1 ? [0] : [] }
     let widest = Swift.max(maximumSpacing ?? spacing, spacing)
-    var parameters: [Float] = []
-    path.controlPoints.withUnsafeBufferPointer { controlPoints in
+    return path.controlPoints.withUnsafeBufferPointer { controlPoints in
       withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
         // lengths[i]: segment i's length; steps[i]: the step on it.
         let lengths = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
@@ -544,6 +543,9 @@ public enum PenBrush {
         // About one sample a segment and one every `spacing` along the polygon, and the end (a
         // segment takes 64 at most).
         let alongPolygon: Float = Swift.min(total / spacing, Float(64 * n))
+        // The array is the innermost closure's own: captured from outside, every append asked
+        // whether its buffer was still unique (a call a sample).
+        var parameters: [Float] = []
         parameters.reserveCapacity(n + 1 + Int(alongPolygon))
         // The step on segment `i`, which starts `travelled` along the polygon.
         @inline(__always) func step(_ i: Int, _ travelled: Float) -> Float {
@@ -579,10 +581,10 @@ public enum PenBrush {
           }
           next = Swift.min(s - length, i + 1 < n - 1 ? step(i + 1, travelled) : spacing)
         }
+        parameters.append(Float(n - 1))
+        return parameters
       }
     }
-    parameters.append(Float(n - 1))
-    return parameters
   }
 
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
