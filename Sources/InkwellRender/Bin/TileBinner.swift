@@ -117,7 +117,6 @@ public struct TileBinner {
   private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
   private var backdropDelta: [Int32] = []
   /// The contour walker's cut parameters, kept from path to path.
-  private var cutScratch: [Float] = []
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
 
@@ -201,13 +200,11 @@ public struct TileBinner {
     pieceCount = 0
     Self.zero(&backdropDelta, count: region.rows * (region.cols + 1))
 
-    var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom, cuts: cutScratch)
-    cutScratch = []
+    var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom)
     path.forEachContour { contour in
       walker.walk(contour, into: &self)
     }
     region = walker.region
-    cutScratch = walker.takeCuts()
     emit(region: region, rule: rule, index: index, role: role)
   }
 
@@ -459,27 +456,16 @@ private struct ContourWalker {
   private var firstRow = 0
   private var firstCol = 0
   private var firstPoint = Point.zero
-  /// Scratch for `edge`: the parameters of one edge's cuts. Lent by the binner for one path and
-  /// handed back (`takeCuts()`), so that its memory outlives the walker.
-  private var cuts: [Float]
 
   /// The canvas rows binned, in pixels: edges are clamped to `top ... bottom`.
   let top: Float
   let bottom: Float
 
-  init(grid: TileGrid, region: TileBinner.Region, top: Float, bottom: Float, cuts: [Float]) {
+  init(grid: TileGrid, region: TileBinner.Region, top: Float, bottom: Float) {
     self.grid = grid
     self.region = region
     self.top = top
     self.bottom = bottom
-    self.cuts = cuts
-  }
-
-  /// The cut scratch, to lend to the next path's walker.
-  mutating func takeCuts() -> [Float] {
-    let taken = cuts
-    cuts = []
-    return taken
   }
 
   mutating func walk(_ contour: ArraySlice<Point>, into binner: inout TileBinner) {
@@ -515,32 +501,47 @@ private struct ContourWalker {
   /// most of an outline, are taken by the C loop in `walk` before they get here.)
   private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
     let w = Float(grid.width)
-    // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border.
-    cuts.removeAll(keepingCapacity: true)
-    func addCuts(_ p: Float, _ q: Float, low: Float, high: Float) {
-      guard p != q else { return }
-      let lo = Swift.max(Swift.min(p, q), low)
-      let hi = Swift.min(Swift.max(p, q), high)
-      if p < low || q < low { cuts.append((low - p) / (q - p)) }
-      if p > high || q > high { cuts.append((high - p) / (q - p)) }
-      guard lo < hi else { return }
-      var k = (lo / tile).rounded(.up)
-      while k * tile < hi {
-        cuts.append((k * tile - p) / (q - p))
-        k += 1
+    // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border: at
+    // most two border cuts an axis and one a tile line inside its clamped span, held on the stack
+    // (an array kept for them asked three times an edge whether it was still unique).
+    @inline(__always) func bound(_ p: Float, _ q: Float, low: Float, high: Float) -> Int {
+      let span = Swift.min(Swift.max(p, q), high) - Swift.max(Swift.min(p, q), low)
+      return 4 + (span > 0 ? Int(span / tile) : 0)
+    }
+    let capacity = bound(a.x, b.x, low: 0, high: w) + bound(a.y, b.y, low: top, high: bottom)
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { buffer in
+      var count = 0
+      @inline(__always) func add(_ t: Float) {
+        guard count < buffer.count else { return }
+        buffer[count] = t
+        count += 1
       }
-    }
-    addCuts(a.x, b.x, low: 0, high: w)
-    addCuts(a.y, b.y, low: top, high: bottom)
-    cuts.sort()
+      func addCuts(_ p: Float, _ q: Float, low: Float, high: Float) {
+        guard p != q else { return }
+        let lo = Swift.max(Swift.min(p, q), low)
+        let hi = Swift.min(Swift.max(p, q), high)
+        if p < low || q < low { add((low - p) / (q - p)) }
+        if p > high || q > high { add((high - p) / (q - p)) }
+        guard lo < hi else { return }
+        var k = (lo / tile).rounded(.up)
+        while k * tile < hi {
+          add((k * tile - p) / (q - p))
+          k += 1
+        }
+      }
+      addCuts(a.x, b.x, low: 0, high: w)
+      addCuts(a.y, b.y, low: top, high: bottom)
+      var cuts = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+      cuts.sort()
 
-    var start = clamp(a)
-    for t in cuts where t > 0 && t < 1 {
-      let end = clamp(point(a, b, t))
-      piece(from: start, to: end, into: &binner)
-      start = end
+      var start = clamp(a)
+      for t in cuts where t > 0 && t < 1 {
+        let end = clamp(point(a, b, t))
+        piece(from: start, to: end, into: &binner)
+        start = end
+      }
+      piece(from: start, to: clamp(b), into: &binner)
     }
-    piece(from: start, to: clamp(b), into: &binner)
   }
 
   private func point(_ a: Point, _ b: Point, _ t: Float) -> Point {
