@@ -116,7 +116,6 @@ public struct TileBinner {
   /// placeholders to sort into in place cost a fill and an element-by-element append).
   private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
   private var backdropDelta: [Int32] = []
-  /// The contour walker's cut parameters, kept from path to path.
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
 
