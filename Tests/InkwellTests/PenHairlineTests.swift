@@ -36,30 +36,40 @@ private func penPrimitive(_ stroke: Stroke, view: AffineTransform, hairlines: Bo
   return Primitive(path: path, rule: .nonZero, color: LinearColor(stroke.ink.color, opacity: alpha))
 }
 
+/// `PenBrush.discs` of the tip points `points` through `m`, with their speed scales, as the pen
+/// makes them: the kept discs and the alpha multiplier.
+private func penDiscs(
+  _ points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, inkWidth: Float
+) -> (discs: [PenSample], alpha: Float)? {
+  let n = points.count
+  var speeds = [Float](repeating: 1, count: n)
+  var arcs = [Float](repeating: 0, count: n)
+  var discs = [PenSample](repeating: PenSample(center: .zero, radius: 0), count: n)
+  let result = speeds.withUnsafeMutableBufferPointer { speeds in
+    arcs.withUnsafeMutableBufferPointer { arcs in
+      discs.withUnsafeMutableBufferPointer { discs in
+        PenBrush.discs(
+          of: points, through: m, scale: m.meanScale, inkWidth: inkWidth,
+          speedScales: PenBrush.speedScales(of: points, into: speeds) ? speeds : nil, arcs: arcs, into: discs)
+      }
+    }
+  }
+  guard let (count, alpha) = result else { return nil }
+  return (Array(discs[..<count]), alpha)
+}
+
 /// The stroke's primitive from discs sampled every half pixel along its spline (the closest
 /// spacing `PenBrush.discs` keeps): the curve both sampling paths approximate.
 private func finePrimitive(_ stroke: Stroke, view: AffineTransform) -> Primitive? {
   let m = stroke.transform.concatenating(view)
   let points = stroke.path.interpolatedTipPoints(
     at: PenBrush.sampleParameters(of: stroke.path, through: m, spacing: 0.5))
-  let n = points.count
-  var speeds = [Float](repeating: 1, count: n)
-  var arcs = [Float](repeating: 0, count: n)
-  var discs = [PenSample](repeating: PenSample(center: .zero, radius: 0), count: n)
-  let result = points.withUnsafeBufferPointer { points in
-    speeds.withUnsafeMutableBufferPointer { speeds in
-      arcs.withUnsafeMutableBufferPointer { arcs in
-        discs.withUnsafeMutableBufferPointer { discs in
-          PenBrush.discs(
-            of: points, through: m, scale: m.meanScale, inkWidth: stroke.ink.width,
-            speedScales: PenBrush.speedScales(of: points, into: speeds) ? speeds : nil, arcs: arcs,
-            into: discs)
-        }
-      }
-    }
-  }
-  guard let (count, alpha) = result else { return nil }
-  let outline = PenBrush.outline(of: Array(discs[..<count]))
+  guard
+    let (discs, alpha) = points.withUnsafeBufferPointer({
+      penDiscs($0, through: m, inkWidth: stroke.ink.width)
+    })
+  else { return nil }
+  let outline = PenBrush.outline(of: discs)
   return Primitive(
     path: FlatPath(contours: [outline]), rule: .nonZero, color: LinearColor(stroke.ink.color, opacity: alpha))
 }
@@ -171,25 +181,12 @@ struct PenHairlineTests {
       let reference = PenBrush.withHairlineSamples(
         of: stroke.path, through: m, inkWidth: stroke.ink.width, scale: m.meanScale
       ) { points -> (outline: [Point], nestedLast: Bool)? in
-        let n = points.count
-        var speeds = [Float](repeating: 1, count: n)
-        var arcs = [Float](repeating: 0, count: n)
-        var discs = [PenSample](repeating: PenSample(center: .zero, radius: 0), count: n)
-        let result = speeds.withUnsafeMutableBufferPointer { speeds in
-          arcs.withUnsafeMutableBufferPointer { arcs in
-            discs.withUnsafeMutableBufferPointer { discs in
-              PenBrush.discs(
-                of: points, through: m, scale: m.meanScale, inkWidth: stroke.ink.width,
-                speedScales: PenBrush.speedScales(of: points, into: speeds) ? speeds : nil, arcs: arcs,
-                into: discs)
-            }
-          }
-        }
-        guard let (count, _) = result else { return nil }
-        var kept = Array(discs[..<count])
+        guard var discs = penDiscs(points, through: m, inkWidth: stroke.ink.width)?.discs else { return nil }
+        var kept = discs
         let unnested = kept.withUnsafeMutableBufferPointer { PenBrush.keepUnnestedDiscs($0) }
-        var all = Array(discs[..<count])
-        return (all.withUnsafeMutableBufferPointer { PenBrush.outline(ofHairline: $0) }, unnested < count)
+        return (
+          discs.withUnsafeMutableBufferPointer { PenBrush.outline(ofHairline: $0) }, unnested < discs.count
+        )
       }
       let expected = try #require(reference, "trial \(trial): not a hairline")
       if expected?.nestedLast == true { nestedLast += 1 }
