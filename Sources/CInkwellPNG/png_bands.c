@@ -14,6 +14,53 @@ static inline int paeth(int a, int b, int c) {
   return pb <= pc ? b : c;
 }
 
+/* RGBA to RGB, sixteen pixels (64 bytes in, 48 out) a step: each output vector takes the color
+ * bytes of its input vectors by a shuffle, which x86-64 has from SSSE3 on (checked at run time)
+ * and arm64 always has. Returns how many pixels it packed, a multiple of sixteen. The word loop
+ * below took about 7.5 instructions a pixel, a seventh of an opaque thumbnail's encode. */
+typedef uint8_t bytes16 __attribute__((vector_size(16)));
+
+static inline __attribute__((always_inline)) uint32_t pack_rgb_sixteen(const uint8_t *in, uint8_t *out,
+                                                                      uint32_t width) {
+  uint32_t x = 0;
+  for (; x + 16 <= width; x += 16) {
+    bytes16 a, b, c, d;
+    memcpy(&a, in + 4 * x, 16);
+    memcpy(&b, in + 4 * x + 16, 16);
+    memcpy(&c, in + 4 * x + 32, 16);
+    memcpy(&d, in + 4 * x + 48, 16);
+    bytes16 o0 = __builtin_shufflevector(a, b, 0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20);
+    bytes16 o1 = __builtin_shufflevector(b, c, 5, 6, 8, 9, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25);
+    bytes16 o2 = __builtin_shufflevector(c, d, 10, 12, 13, 14, 16, 17, 18, 20, 21, 22, 24, 25, 26, 28, 29, 30);
+    memcpy(out + 3 * x, &o0, 16);
+    memcpy(out + 3 * x + 16, &o1, 16);
+    memcpy(out + 3 * x + 32, &o2, 16);
+  }
+  return x;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("ssse3"))) static uint32_t pack_rgb_shuffled(const uint8_t *in, uint8_t *out,
+                                                                   uint32_t width) {
+  return pack_rgb_sixteen(in, out, width);
+}
+
+static uint32_t pack_rgb_vectors(const uint8_t *in, uint8_t *out, uint32_t width) {
+  return __builtin_cpu_supports("ssse3") ? pack_rgb_shuffled(in, out, width) : 0;
+}
+#elif defined(__aarch64__)
+static uint32_t pack_rgb_vectors(const uint8_t *in, uint8_t *out, uint32_t width) {
+  return pack_rgb_sixteen(in, out, width);
+}
+#else
+static uint32_t pack_rgb_vectors(const uint8_t *in, uint8_t *out, uint32_t width) {
+  (void)in;
+  (void)out;
+  (void)width;
+  return 0;
+}
+#endif
+
 /* Packs one input row into `out` with `output_channels` samples a pixel. */
 static void pack_row(const uint8_t *in, uint8_t *out, uint32_t width, int in_channels,
                      int out_channels) {
@@ -22,10 +69,9 @@ static void pack_row(const uint8_t *in, uint8_t *out, uint32_t width, int in_cha
     return;
   }
   if (in_channels == 4 && out_channels == 3) {
-    uint32_t x = 0;
+    uint32_t x = pack_rgb_vectors(in, out, width);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    /* Four pixels (four words R | G << 8 | B << 16 | A << 24) into three words: a byte at a time,
-     * the packing cost an opaque thumbnail's encode more than a tenth of its time. */
+    /* Four pixels (four words R | G << 8 | B << 16 | A << 24) into three words. */
     for (; x + 4 <= width; x += 4) {
       uint32_t p[4];
       memcpy(p, in + 4 * x, sizeof p);
@@ -77,6 +123,10 @@ static void filter_row(int type, const uint8_t *row, const uint8_t *above, uint8
     break;
   }
 }
+
+/* Unfiltered rows are packed and deflated up to this many bytes at a time (a thumbnail's band of
+ * 64 rows in one go). */
+enum { UNFILTERED_CHUNK_BYTES = 64 * 1024 };
 
 static uint64_t signed_sum(const uint8_t *filtered, size_t bytes) {
   uint64_t sum = 0;
@@ -139,12 +189,15 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
   const size_t bytes = (size_t)options->width * (size_t)bpp;
   if (bytes / (size_t)bpp != options->width) return INKWELL_PNG_INVALID_ARGUMENT;
 
-  /* Scratch: the packed previous and current rows, and up to five filtered candidates. */
-  uint8_t *scratch = calloc(7, bytes + 1);
+  /* Scratch: unfiltered, a chunk of rows, each packed behind its filter byte, checksummed and
+   * deflated in one call (a call a row cost a thumbnail's encode about a tenth of its
+   * instructions); filtered, the packed previous and current rows and up to five candidates. */
+  const bool unfiltered = options->filter == INKWELL_PNG_BAND_FILTER_NONE;
+  size_t chunk_rows = UNFILTERED_CHUNK_BYTES / (bytes + 1);
+  if (chunk_rows < 1) chunk_rows = 1;
+  if (chunk_rows > row_count) chunk_rows = row_count > 0 ? row_count : 1;
+  uint8_t *scratch = unfiltered ? malloc(chunk_rows * (bytes + 1)) : calloc(7, bytes + 1);
   if (scratch == NULL) return INKWELL_PNG_OUT_OF_MEMORY;
-  uint8_t *above = scratch;
-  uint8_t *current = above + bytes + 1;
-  uint8_t *candidates = current + bytes + 1;
 
   z_stream z;
   memset(&z, 0, sizeof z);
@@ -162,39 +215,63 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
   z.next_out = output;
   z.avail_out = (uInt)capacity;
 
-  if (previous_row != NULL) {
-    pack_row(previous_row, above, options->width, options->input_channels, bpp);
-  }
   uLong adler = adler32(0L, Z_NULL, 0);
   inkwell_png_status status = INKWELL_PNG_OK;
-  for (uint32_t r = 0; r < row_count && status == INKWELL_PNG_OK; r++) {
-    pack_row(rows + (size_t)r * stride, current, options->width, options->input_channels, bpp);
-    uint8_t *chosen = candidates;
-    if (options->filter == INKWELL_PNG_BAND_FILTER_ADAPTIVE) {
-      uint64_t best = UINT64_MAX;
-      for (int type = 0; type <= 4; type++) {
-        uint8_t *candidate = candidates + (size_t)type * (bytes + 1);
-        filter_row(type, current, above, candidate, bytes, bpp);
-        uint64_t score = signed_sum(candidate + 1, bytes);
-        if (score < best) {
-          best = score;
-          chosen = candidate;
-        }
+  if (unfiltered) {
+    for (uint32_t r = 0; r < row_count && status == INKWELL_PNG_OK;) {
+      const uint32_t n = row_count - r < chunk_rows ? row_count - r : (uint32_t)chunk_rows;
+      for (uint32_t k = 0; k < n; k++) {
+        uint8_t *line = scratch + (size_t)k * (bytes + 1);
+        line[0] = 0;
+        pack_row(rows + (size_t)(r + k) * stride, line + 1, options->width, options->input_channels, bpp);
       }
-    } else {
-      filter_row((int)options->filter, current, above, chosen, bytes, bpp);
+      const uInt length = (uInt)(n * (bytes + 1));
+      adler = adler32(adler, scratch, length);
+      z.next_in = scratch;
+      z.avail_in = length;
+      r += n;
+      bool last_chunk = r == row_count;
+      int flush = last_chunk ? (is_last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
+      int result = deflate(&z, flush);
+      if (result == Z_STREAM_ERROR || z.avail_in != 0) status = INKWELL_PNG_ENCODER_FAILED;
+      if (last_chunk && is_last && result != Z_STREAM_END) status = INKWELL_PNG_ENCODER_FAILED;
     }
-    adler = adler32(adler, chosen, (uInt)(bytes + 1));
-    z.next_in = chosen;
-    z.avail_in = (uInt)(bytes + 1);
-    bool last_row = r + 1 == row_count;
-    int flush = last_row ? (is_last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
-    int result = deflate(&z, flush);
-    if (result == Z_STREAM_ERROR || z.avail_in != 0) status = INKWELL_PNG_ENCODER_FAILED;
-    if (last_row && is_last && result != Z_STREAM_END) status = INKWELL_PNG_ENCODER_FAILED;
-    uint8_t *swap = above;
-    above = current;
-    current = swap;
+  } else {
+    uint8_t *above = scratch;
+    uint8_t *current = above + bytes + 1;
+    uint8_t *candidates = current + bytes + 1;
+    if (previous_row != NULL) {
+      pack_row(previous_row, above, options->width, options->input_channels, bpp);
+    }
+    for (uint32_t r = 0; r < row_count && status == INKWELL_PNG_OK; r++) {
+      pack_row(rows + (size_t)r * stride, current, options->width, options->input_channels, bpp);
+      uint8_t *chosen = candidates;
+      if (options->filter == INKWELL_PNG_BAND_FILTER_ADAPTIVE) {
+        uint64_t best = UINT64_MAX;
+        for (int type = 0; type <= 4; type++) {
+          uint8_t *candidate = candidates + (size_t)type * (bytes + 1);
+          filter_row(type, current, above, candidate, bytes, bpp);
+          uint64_t score = signed_sum(candidate + 1, bytes);
+          if (score < best) {
+            best = score;
+            chosen = candidate;
+          }
+        }
+      } else {
+        filter_row((int)options->filter, current, above, chosen, bytes, bpp);
+      }
+      adler = adler32(adler, chosen, (uInt)(bytes + 1));
+      z.next_in = chosen;
+      z.avail_in = (uInt)(bytes + 1);
+      bool last_row = r + 1 == row_count;
+      int flush = last_row ? (is_last ? Z_FINISH : Z_SYNC_FLUSH) : Z_NO_FLUSH;
+      int result = deflate(&z, flush);
+      if (result == Z_STREAM_ERROR || z.avail_in != 0) status = INKWELL_PNG_ENCODER_FAILED;
+      if (last_row && is_last && result != Z_STREAM_END) status = INKWELL_PNG_ENCODER_FAILED;
+      uint8_t *swap = above;
+      above = current;
+      current = swap;
+    }
   }
   if (row_count == 0 && is_last) {
     if (deflate(&z, Z_FINISH) != Z_STREAM_END) status = INKWELL_PNG_ENCODER_FAILED;

@@ -20,7 +20,9 @@ struct PNGBandEncoderTests {
     return pixels
   }
 
-  static let sizes: [(Int, Int)] = [(1, 1), (3, 2), (64, 64), (130, 129), (37, 300), (500, 65)]
+  static let sizes: [(Int, Int)] = [
+    (1, 1), (3, 2), (16, 3), (47, 5), (64, 64), (130, 129), (37, 300), (500, 65),
+  ]
 
   @Test("decodes to the same pixels, RGBA and RGB, at every effort", arguments: sizes)
   func roundTrip(_ size: (Int, Int)) throws {
