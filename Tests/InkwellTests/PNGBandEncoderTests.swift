@@ -99,6 +99,33 @@ struct PNGBandEncoderTests {
     #expect(files.allSatisfy { $0 == files[0] })
   }
 
+  @Test("compressors kept from earlier files, of other sizes and efforts, write the same bytes")
+  func reusedCompressors() throws {
+    // Noise makes each band's output outgrow its first buffer; the page of strokes does not.
+    let noise = Self.image(width: 300, height: 150, seed: 11)
+    let page = Self.page(width: 256, height: 341, seed: 12)
+    func encode(_ pixels: [UInt8], _ w: Int, _ h: Int, effort: Int, threads: Int) throws -> [UInt8] {
+      try pixels.withUnsafeBytes {
+        try PNGBandEncoder(effort: effort).encode(
+          rgba8: $0, width: w, height: h, hasAlpha: false, threads: threads)
+      }
+    }
+    let first = try [
+      encode(noise, 300, 150, effort: 1, threads: 1), encode(page, 256, 341, effort: 1, threads: 1),
+    ]
+    for effort in [9, 2, 1] {
+      for threads in [1, 4] {
+        _ = try encode(noise, 300, 150, effort: effort, threads: threads)
+        _ = try encode(page, 256, 341, effort: effort, threads: threads)
+      }
+    }
+    let again = try [
+      encode(noise, 300, 150, effort: 1, threads: 3), encode(page, 256, 341, effort: 1, threads: 2),
+    ]
+    #expect(again == first)
+    #expect(try PNGImage.decode(again[0], maxPixels: 300 * 150).pixels.count == 300 * 150 * 4)
+  }
+
   @Test("a padded row stride is honoured")
   func rowStride() throws {
     let (w, h) = (10, 70)

@@ -56,7 +56,9 @@ typedef struct inkwell_png_band_options {
  * the first band). `is_last` ends the stream; otherwise the band ends with
  * a sync flush. On success *out_bytes (free with inkwell_png_free) holds the
  * raw deflate data, *out_size its length, *out_adler the Adler-32 of the
- * band's filtered bytes, *out_length their count. */
+ * band's filtered bytes, *out_length their count. Thread-safe. Compressors
+ * are kept for later bands (at most eight, about 330 KiB each with their
+ * scratch rows), which write the same bytes as new ones. */
 inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *options,
                                             const uint8_t *rows, size_t stride,
                                             const uint8_t *previous_row, uint32_t row_count,
