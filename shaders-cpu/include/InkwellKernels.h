@@ -18,8 +18,9 @@
 //   sse2    4 lanes, x86-64 baseline, no target attribute needed.
 //   avx2    8 lanes, functions compiled with __attribute__((target("avx2"))).
 //   avx512  16 lanes (avx512f) for coverage and compositing; the 8-bit resolve uses the avx2 code.
-//           Never chosen by default (not yet measured on AVX-512 hardware); INKWELL_SIMD=avx512 or
-//           the explicit API selects it.
+//           Never chosen by default: on a 2-core AMD EPYC with AVX-512 it took 1.14–1.21× the
+//           avx2 level's time to fill every comparison scene (shaders-cpu/README.md);
+//           INKWELL_SIMD=avx512 or the explicit API selects it.
 //   neon    4 lanes on arm64.
 // The default is the best available (avx2, else sse2 on x86-64; neon on arm64). The environment
 // variable INKWELL_SIMD=scalar|sse2|avx2|avx512|neon, read once at first use, forces a level; a
