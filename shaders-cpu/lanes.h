@@ -281,7 +281,14 @@ static void add_segments(float *cells, row_segments *segments) {
 }
 
 // A long piece's row segments, as the scalar accumulate_line (kernels.c) makes them, written from
-// slot `n` on; returns the next free slot.
+// slot `n` on; returns the next free slot. A piece across several rows takes LANES rows a step:
+// row r's lower end is min(r + 1, y1) and its upper end the row before's lower end, which is r
+// itself (r < y1 for every row up to ⌈y1⌉), so each lane computes the scalar loop's ends with the
+// same operations. The scalar loop skips a row whose ends meet, which finite pieces never have;
+// if one does, the piece is cut again by the scalar loop. It writes up to LANES − 1 slots past the
+// ones it returns (the caller leaves room). The row-by-row loop took 25 instructions a row: with
+// this form notes and the highlighter fill in 0.98× and 0.97× the instructions, 0.96–0.97× the
+// time (interleaved runs), to the same bytes.
 static inline __attribute__((always_inline)) int split_rows(const float *p, int32_t *restrict rows,
                                                             float *restrict froms, float *restrict tos,
                                                             float *restrict dys, int n) {
@@ -297,6 +304,25 @@ static inline __attribute__((always_inline)) int split_rows(const float *p, int3
     return n + 1;
   }
   float dxdy = (x1 - x0) / (y1 - y0);
+  const int count = r1 - r0;
+  VI meet = splat_int(0);
+  for (int k = 0; k < count; k += LANES) {
+    VI r = splat_int(r0 + k) + lane_numbers();
+    VF top = __builtin_convertvector(r, VF);
+    VF next = __builtin_convertvector(r + 1, VF);
+    VF yb = blend(next < splat(y1), next, splat(y1));
+    VF xb = clamp_tile(splat(x0) + (yb - splat(y0)) * splat(dxdy));
+    VI first = r == splat_int(r0);
+    VF ya = blend(first, splat(y0), top);
+    VF xa = blend(first, splat(x0), clamp_tile(splat(x0) + (top - splat(y0)) * splat(dxdy)));
+    meet |= ~(yb > ya) & (r < splat_int(r1));
+    __builtin_memcpy(rows + n + k, &r, sizeof r);
+    __builtin_memcpy(froms + n + k, &xa, sizeof xa);
+    __builtin_memcpy(tos + n + k, &xb, sizeof xb);
+    VF dy = (yb - ya) * splat(dir);
+    __builtin_memcpy(dys + n + k, &dy, sizeof dy);
+  }
+  if (!__builtin_reduce_or(meet)) return n + count;
   float ya = y0, xa = x0;
   for (int r = r0; r < r1; r++) {
     float yb = (float)(r + 1) < y1 ? (float)(r + 1) : y1;
