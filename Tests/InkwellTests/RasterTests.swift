@@ -333,6 +333,40 @@ struct TileShortcutTests {
     #expect(untouched.bytes == touched)
   }
 
+  @Test("runs of one-color tiles, covered or untouched, of one pixel or several, give the tiles' bytes")
+  func oneColorTileRuns() {
+    // 200 × 170: seven tile columns (the last 8 pixels wide) and six rows (the last 10 high).
+    let (width, height) = (200, 170)
+    func fill(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ color: Color) -> Primitive {
+      Primitive(path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]), color: LinearColor(color))
+    }
+    let primitives = [
+      // Paper on paper: covered tiles of the background's own pixel between untouched ones.
+      fill(64, 32, 160, 64, .white),
+      // A translucent mark that splits row 1's run, and a covered ragged last column.
+      fill(170, 40, 180, 50, Color(red: 0.2, green: 0.5, blue: 0.1, alpha: 0.5)),
+      fill(192, 32, 200, 64, Color(red: 0.1, green: 0.6, blue: 0.2)),
+      // A whole tile row of one color, and one with two colors side by side.
+      fill(0, 96, 200, 128, Color(red: 0.1, green: 0.2, blue: 0.7)),
+      fill(0, 128, 96, 160, Color(red: 0.8, green: 0.1, blue: 0.1)),
+      fill(96, 128, 200, 160, Color(red: 0.1, green: 0.2, blue: 0.7)),
+      // The ragged last row, covered in part.
+      fill(0, 160, 64, 170, Color(red: 0.8, green: 0.1, blue: 0.1)),
+    ]
+    let renderer = Renderer(threads: 1)
+    let expected = Self.tileByTileBytes(primitives, width: width, height: height, renderer: renderer)
+    for threads in [1, 2, 3] {
+      var image = RGBA8Image(
+        width: width, height: height, pixels: [UInt8](repeating: 0xA5, count: width * height * 4))
+      Renderer(threads: threads).render(primitives, into: &image, background: .white)
+      let differing = zip(image.pixels, expected).filter { $0 != $1 }.count
+      #expect(differing == 0, "\(threads) thread(s)")
+      #expect(image.pixel(x: 10, y: 100) == image.pixel(x: 199, y: 127))
+      #expect(image.pixel(x: 10, y: 140) != image.pixel(x: 150, y: 140))
+      #expect(image.pixel(x: 100, y: 40) == image.pixel(x: 10, y: 10))
+    }
+  }
+
   @Test("rendering into an image overwrites every pixel with what a fresh render gives")
   func renderInto() {
     let drawing = randomDrawing(seed: 5, count: 40, width: 150, height: 90)

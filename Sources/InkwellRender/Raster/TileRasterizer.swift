@@ -98,36 +98,65 @@ public struct TileRasterizer: Sendable {
     let resolve = kernels.resolveSRGB8
     let resolveBlocks = kernels.resolveSRGB8Blocks
     let size = TileGrid.tileSize
+    // Tiles of one pixel (untouched, or covered by an opaque fill) next to each other in a tile
+    // row are written by one fill, whole image rows where the row is all one pixel: tile by
+    // tile, 32 rows of 128 bytes at a time, the page went out at two thirds of the rate the
+    // peers' row-major writes reach (fill-rate: 9.6 against 6.4 ms). Each tile row is one
+    // worker's, in column order, so its pending run needs no lock.
+    let pending = SharedPointer(base: UnsafeMutablePointer<OneColorRun>.allocate(capacity: grid.tilesY))
+    pending.base.initialize(repeating: OneColorRun(), count: grid.tilesY)
+    defer { pending.base.deallocate() }
+    @Sendable func write(_ run: OneColorRun, row: Int) {
+      guard run.tiles > 0 else { return }
+      let x0 = run.column * size
+      let y0 = row * size
+      inkwell_fill_pixels(
+        output.base + (y0 * grid.width + x0) * 4, grid.width * 4,
+        Int32(Swift.min(size * run.tiles, grid.width - x0)),
+        Int32(Swift.min(size, grid.height - y0)), run.pixel)
+    }
     forEachTile(
       bins, primitives: primitives, background: background, threads: threads, skipEmpty: true,
       uniformAsFirstPixels: true
     ) {
       col, row, tile, uniform, blocks, run in
-      let x0 = col * size
-      let y0 = row * size
-      let w = Swift.min(size * run, grid.width - x0)
-      let h = Swift.min(size, grid.height - y0)
-      let corner = output.base + (y0 * grid.width + x0) * 4
-      func fill(_ pixel: UInt32) { inkwell_fill_pixels(corner, grid.width * 4, Int32(w), Int32(h), pixel) }
-      guard let tile else {
-        // No primitive touches these `run` tiles: every pixel is the background's.
-        fill(backgroundPixel)
-        return
-      }
-      if uniform {
+      let pixel: UInt32
+      if let tile, uniform {
         // Every pixel holds the same color, and the resolve is per pixel: resolve one.
-        var pixel: UInt32 = 0
-        withUnsafeMutableBytes(of: &pixel) { bytes in
+        var resolved: UInt32 = 0
+        withUnsafeMutableBytes(of: &resolved) { bytes in
           resolve(tile, 1, 1, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
         }
-        fill(pixel)
+        pixel = resolved
+      } else if let tile {
+        write(pending.base[row], row: row)
+        pending.base[row] = OneColorRun()
+        let x0 = col * size
+        let y0 = row * size
+        let w = Swift.min(size, grid.width - x0)
+        let h = Swift.min(size, grid.height - y0)
+        let corner = output.base + (y0 * grid.width + x0) * 4
+        if w == size && h == size {
+          // The blocks no primitive changed hold the background: its pixel, without a resolve.
+          resolveBlocks(tile, blocks, backgroundPixel, corner, grid.width * 4)
+        } else {
+          resolve(tile, w, h, corner, grid.width * 4)
+        }
         return
-      }
-      if w == size && h == size {
-        // The blocks no primitive changed hold the background: its pixel, without a resolve.
-        resolveBlocks(tile, blocks, backgroundPixel, corner, grid.width * 4)
       } else {
-        resolve(tile, w, h, corner, grid.width * 4)
+        // No primitive touches these `run` tiles: every pixel is the background's.
+        pixel = backgroundPixel
+      }
+      let current = pending.base[row]
+      if current.tiles > 0 && current.pixel == pixel && current.column + current.tiles == col {
+        pending.base[row].tiles += run
+      } else {
+        write(current, row: row)
+        pending.base[row] = OneColorRun(column: col, tiles: run, pixel: pixel)
+      }
+      if col + run == grid.tilesX {
+        write(pending.base[row], row: row)
+        pending.base[row] = OneColorRun()
       }
     }
   }
@@ -495,6 +524,13 @@ private func withSegmentBases<Result>(
 }
 
 /// An output buffer shared by workers that write disjoint tiles.
+/// Tiles of one 8-bit pixel side by side in a tile row, not written yet.
+private struct OneColorRun {
+  var column = 0
+  var tiles = 0
+  var pixel: UInt32 = 0
+}
+
 private struct SharedPointer<Element>: @unchecked Sendable {
   let base: UnsafeMutablePointer<Element>
 }
