@@ -135,7 +135,7 @@ enum { UNFILTERED_CHUNK_BYTES = 64 * 1024 };
  * allocator gave that memory back to the system after each band and faulted it in again for the
  * next, about a quarter of the encode's time (200 thumbnails: 92 against 66 ms, and 92 000
  * against 18 000 page faults over ten rounds). A reset compressor (deflateReset) writes the same
- * bytes as a new one. At most POOL_LIMIT are kept. */
+ * bytes as a new one. At most POOL_LIMIT are kept, the most recently used. */
 typedef struct band_compressor {
   z_stream z;
   int level;
@@ -174,22 +174,33 @@ static band_compressor *take_compressor(int level, int strategy) {
   return made;
 }
 
+static void free_compressor(band_compressor *compressor) {
+  deflateEnd(&compressor->z);
+  free(compressor->scratch);
+  free(compressor);
+}
+
+/* Keeps `compressor` for a later band, in front; a full pool lets go of its last (least recently
+ * kept), so that the compressors kept follow the levels in use. */
 static void return_compressor(band_compressor *compressor) {
-  if (deflateReset(&compressor->z) == Z_OK) {
-    pthread_mutex_lock(&pool_lock);
-    if (pooled < POOL_LIMIT) {
-      compressor->next = pool;
-      pool = compressor;
-      pooled += 1;
-      compressor = NULL;
-    }
-    pthread_mutex_unlock(&pool_lock);
+  if (deflateReset(&compressor->z) != Z_OK) {
+    free_compressor(compressor);
+    return;
   }
-  if (compressor != NULL) {
-    deflateEnd(&compressor->z);
-    free(compressor->scratch);
-    free(compressor);
+  band_compressor *dropped = NULL;
+  pthread_mutex_lock(&pool_lock);
+  if (pooled == POOL_LIMIT) {
+    band_compressor **link = &pool;
+    while ((*link)->next != NULL) link = &(*link)->next;
+    dropped = *link;
+    *link = NULL;
+    pooled -= 1;
   }
+  compressor->next = pool;
+  pool = compressor;
+  pooled += 1;
+  pthread_mutex_unlock(&pool_lock);
+  if (dropped != NULL) free_compressor(dropped);
 }
 
 /* A band's output buffer and its size, grown by deflate_growing. */
