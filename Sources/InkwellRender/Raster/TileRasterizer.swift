@@ -106,7 +106,10 @@ public struct TileRasterizer: Sendable {
     let pending = SharedPointer(base: UnsafeMutablePointer<OneColorRun>.allocate(capacity: grid.tilesY))
     pending.base.initialize(repeating: OneColorRun(), count: grid.tilesY)
     defer { pending.base.deallocate() }
-    @Sendable func write(_ run: OneColorRun, row: Int) {
+    /// Writes row `row`'s pending run, if any, and leaves none pending.
+    @Sendable func flush(row: Int) {
+      let run = pending.base[row]
+      pending.base[row] = OneColorRun()
       guard run.tiles > 0 else { return }
       let x0 = run.column * size
       let y0 = row * size
@@ -129,8 +132,7 @@ public struct TileRasterizer: Sendable {
         }
         pixel = resolved
       } else if let tile {
-        write(pending.base[row], row: row)
-        pending.base[row] = OneColorRun()
+        flush(row: row)
         let x0 = col * size
         let y0 = row * size
         let w = Swift.min(size, grid.width - x0)
@@ -147,17 +149,14 @@ public struct TileRasterizer: Sendable {
         // No primitive touches these `run` tiles: every pixel is the background's.
         pixel = backgroundPixel
       }
-      let current = pending.base[row]
-      if current.tiles > 0 && current.pixel == pixel && current.column + current.tiles == col {
+      // Any other tile flushes the run, so a pending run always ends just before `col`.
+      if pending.base[row].tiles > 0 && pending.base[row].pixel == pixel {
         pending.base[row].tiles += run
       } else {
-        write(current, row: row)
+        flush(row: row)
         pending.base[row] = OneColorRun(column: col, tiles: run, pixel: pixel)
       }
-      if col + run == grid.tilesX {
-        write(pending.base[row], row: row)
-        pending.base[row] = OneColorRun()
-      }
+      if col + run == grid.tilesX { flush(row: row) }
     }
   }
 
@@ -523,7 +522,6 @@ private func withSegmentBases<Result>(
   }
 }
 
-/// An output buffer shared by workers that write disjoint tiles.
 /// Tiles of one 8-bit pixel side by side in a tile row, not written yet.
 private struct OneColorRun {
   var column = 0
@@ -531,6 +529,7 @@ private struct OneColorRun {
   var pixel: UInt32 = 0
 }
 
+/// An output buffer shared by workers that write disjoint tiles.
 private struct SharedPointer<Element>: @unchecked Sendable {
   let base: UnsafeMutablePointer<Element>
 }
