@@ -10,8 +10,25 @@ struct TargetCheck {
   let limit: Double
   /// `true` when the ratio must be at least the limit (speed-ups); otherwise at most.
   var atLeast = false
+  /// The same ratio taken round by round (the rows' k-th runs, which ran in one round, interleaved):
+  /// how many rounds met the limit, of how many. `nil` for a target that is not a ratio of times.
+  var rounds: (met: Int, of: Int)? = nil
 
-  var passes: Bool { atLeast ? ratio >= limit : ratio <= limit }
+  var passes: Bool { meets(ratio) }
+
+  func meets(_ value: Double) -> Bool { atLeast ? value >= limit : value <= limit }
+}
+
+/// A row of one scene that a target reads.
+struct RowKey {
+  let engine: String
+  var mode = "fill"
+  var stage: String? = nil
+  var threads = 1
+
+  static let fill1 = RowKey(engine: "inkwell")
+  static func fill(_ threads: Int) -> RowKey { RowKey(engine: "inkwell", threads: threads) }
+  static func peer(_ engine: String) -> RowKey { RowKey(engine: engine) }
 }
 
 enum ComparisonReport {
@@ -61,72 +78,92 @@ enum ComparisonReport {
     }?.summary?.median
   }
 
+  static func row(_ rows: [ComparisonRow], scene: String, _ key: RowKey) -> ComparisonRow? {
+    rows.first {
+      $0.scene == scene && $0.engine == key.engine && $0.mode == key.mode
+        && (key.stage == nil || $0.stage == key.stage) && $0.threads == key.threads && !$0.samples.isEmpty
+    }
+  }
+
+  /// A target over the times of `keys`' rows: `ratio` of their medians, and of each round's times
+  /// where every row ran every round. `nil` when a row is missing.
+  static func check(
+    _ rows: [ComparisonRow], scene: String, name: String, formula: String, limit: Double,
+    atLeast: Bool = false, _ keys: [RowKey], _ ratio: ([Double]) -> Double
+  ) -> TargetCheck? {
+    var found: [ComparisonRow] = []
+    for key in keys {
+      guard let row = row(rows, scene: scene, key) else { return nil }
+      found.append(row)
+    }
+    let medians = found.compactMap { $0.summary?.median }
+    guard medians.count == found.count else { return nil }
+    var check = TargetCheck(
+      name: name, scene: scene, formula: formula, ratio: ratio(medians), limit: limit, atLeast: atLeast)
+    let count = found[0].samples.count
+    if found.allSatisfy({ $0.samples.count == count }) {
+      let met = (0..<count).filter { round in check.meets(ratio(found.map { $0.samples[round] })) }.count
+      check.rounds = (met, count)
+    }
+    return check
+  }
+
   /// Every target that the rows hold the numbers for.
   static func targets(_ rows: [ComparisonRow], threadCounts: [Int]) -> [TargetCheck] {
     var checks: [TargetCheck] = []
     let scenes = rows.reduce(into: [String]()) { if !$0.contains($1.scene) { $0.append($1.scene) } }
     let most = threadCounts.max() ?? 1
     for scene in scenes {
-      let fill1 = median(rows, scene: scene, engine: "inkwell")
-      let fill2 = median(rows, scene: scene, engine: "inkwell", threads: 2)
-      let blend2d = median(rows, scene: scene, engine: "blend2d")
-      if blend2dScenes.contains(scene), let fill1, let blend2d {
-        checks.append(
-          TargetCheck(
-            name: "fill 1 thread ≤ Blend2D 1 thread", scene: scene, formula: "inkwell fill ×1 / blend2d",
-            ratio: fill1 / blend2d, limit: 1))
-        if let fill2 {
-          checks.append(
-            TargetCheck(
-              name: "fill 2 threads ≤ Blend2D / 1.8", scene: scene,
-              formula: "inkwell fill ×2 / (blend2d / 1.8)",
-              ratio: fill2 / (blend2d / blend2dTwoThreadSpeedUp), limit: 1))
+      func add(
+        _ name: String, _ formula: String, limit: Double, atLeast: Bool = false, _ keys: [RowKey],
+        _ ratio: ([Double]) -> Double
+      ) {
+        if let check = check(
+          rows, scene: scene, name: name, formula: formula, limit: limit, atLeast: atLeast, keys, ratio)
+        {
+          checks.append(check)
         }
       }
-      if let fill1 {
-        for peer in ["skia-n32", "skia-f16", "cairo"] {
-          guard let time = median(rows, scene: scene, engine: peer) else { continue }
-          checks.append(
-            TargetCheck(
-              name: "fill 1 thread ≤ ¼ \(peer)", scene: scene, formula: "inkwell fill ×1 / (\(peer) / 4)",
-              ratio: fill1 / (time / 4), limit: 1))
+      if blend2dScenes.contains(scene) {
+        add(
+          "fill 1 thread ≤ Blend2D 1 thread", "inkwell fill ×1 / blend2d", limit: 1,
+          [.fill1, .peer("blend2d")]
+        ) { $0[0] / $0[1] }
+        add(
+          "fill 2 threads ≤ Blend2D / 1.8", "inkwell fill ×2 / (blend2d / 1.8)", limit: 1,
+          [.fill(2), .peer("blend2d")]
+        ) { $0[0] / ($0[1] / blend2dTwoThreadSpeedUp) }
+      }
+      for peer in ["skia-n32", "skia-f16", "cairo"] {
+        add("fill 1 thread ≤ ¼ \(peer)", "inkwell fill ×1 / (\(peer) / 4)", limit: 1, [.fill1, .peer(peer)]) {
+          $0[0] / ($0[1] / 4)
         }
       }
       for threads in threadCounts {
-        guard
-          let ink = median(
-            rows, scene: scene, engine: "inkwell", mode: "ink", stage: "pixels", threads: threads),
-          let fill = median(rows, scene: scene, engine: "inkwell", threads: threads)
-        else { continue }
-        checks.append(
-          TargetCheck(
-            name: "ink ≤ 1.5 × own fill (\(threads) thr)", scene: scene,
-            formula: "inkwell ink ×\(threads) / inkwell fill ×\(threads)", ratio: ink / fill, limit: 1.5))
+        add(
+          "ink ≤ 1.5 × own fill (\(threads) thr)", "inkwell ink ×\(threads) / inkwell fill ×\(threads)",
+          limit: 1.5,
+          [RowKey(engine: "inkwell", mode: "ink", stage: "pixels", threads: threads), .fill(threads)]
+        ) { $0[0] / $0[1] }
       }
-      if let reference = median(rows, scene: scene, engine: "float-rgba-write") {
-        for threads in threadCounts {
-          guard let fill = median(rows, scene: scene, engine: "inkwell", threads: threads) else { continue }
-          checks.append(
-            TargetCheck(
-              name: "fill-rate ≤ 1.15 × float RGBA write (\(threads) thr)", scene: scene,
-              formula: "inkwell fill ×\(threads) / one float RGBA write", ratio: fill / reference, limit: 1.15
-            ))
-        }
+      for threads in threadCounts {
+        add(
+          "fill-rate ≤ 1.15 × float RGBA write (\(threads) thr)",
+          "inkwell fill ×\(threads) / one float RGBA write",
+          limit: 1.15, [.fill(threads), .peer("float-rgba-write")]
+        ) { $0[0] / $0[1] }
       }
-      if scene == "thumbs", let blend2d {
-        if let fill = median(rows, scene: scene, engine: "inkwell", threads: most) {
-          checks.append(
-            TargetCheck(
-              name: "thumbs ≤ ½ Blend2D (\(most) thr)", scene: scene,
-              formula: "inkwell fill ×\(most) / (blend2d / 2)",
-              ratio: fill / (blend2d / 2), limit: 1))
-        }
+      if scene == "thumbs" {
+        add(
+          "thumbs ≤ ½ Blend2D (\(most) thr)", "inkwell fill ×\(most) / (blend2d / 2)", limit: 1,
+          [.fill(most), .peer("blend2d")]
+        ) { $0[0] / ($0[1] / 2) }
       }
-      if scalingScenes.contains(scene), let fill1, let fill2 {
-        checks.append(
-          TargetCheck(
-            name: "2 threads ≥ 1.8 × 1 thread (fill)", scene: scene, formula: "inkwell fill ×1 / ×2",
-            ratio: fill1 / fill2, limit: 1.8, atLeast: true))
+      if scalingScenes.contains(scene) {
+        add(
+          "2 threads ≥ 1.8 × 1 thread (fill)", "inkwell fill ×1 / ×2", limit: 1.8, atLeast: true,
+          [.fill1, .fill(2)]
+        ) { $0[0] / $0[1] }
       }
       if scene == "huge" {
         // Written to PNG as the command line does (bands streamed to the encoder, in a process of
@@ -148,12 +185,14 @@ enum ComparisonReport {
   static func targetLines(_ checks: [TargetCheck]) -> String {
     let sceneWidth = Swift.max(5, checks.map(\.scene.count).max() ?? 5)
     var lines = [
-      pad("target", 44) + pad("scene", sceneWidth + 2) + pad("ratio", 8, left: true) + "  result   (ratio is)"
+      pad("target", 44) + pad("scene", sceneWidth + 2) + pad("ratio", 8, left: true) + "  result"
+        + pad("rounds", 8, left: true) + "   (ratio is)"
     ]
     for check in checks {
+      let rounds = check.rounds.map { "\($0.met)/\($0.of)" } ?? "-"
       lines.append(
         pad(check.name, 44) + pad(check.scene, sceneWidth + 2) + pad(fixed(check.ratio, 2), 8, left: true)
-          + "  " + (check.passes ? "PASS" : "MISS") + "     " + check.formula
+          + "  " + (check.passes ? "PASS" : "MISS") + pad(rounds, 10, left: true) + "   " + check.formula
           + (check.atLeast ? " ≥ " : " ≤ ") + fixed(check.limit, 2))
     }
     return lines.joined(separator: "\n")
@@ -191,7 +230,8 @@ enum ComparisonReport {
       "    {\"target\": \(ReportJSON.quoted(check.name)), \"scene\": \(ReportJSON.quoted(check.scene)), "
         + "\"formula\": \(ReportJSON.quoted(check.formula)), \"ratio\": \(fixed(check.ratio, 4)), "
         + "\"limit\": \(fixed(check.limit, 2)), \"at_least\": \(check.atLeast), "
-        + "\"result\": \"\(check.passes ? "PASS" : "MISS")\"}"
+        + "\"result\": \"\(check.passes ? "PASS" : "MISS")\""
+        + (check.rounds.map { ", \"rounds_met\": \($0.met), \"rounds\": \($0.of)" } ?? "") + "}"
     }
   }
 
