@@ -159,9 +159,14 @@ static void scalar_add_backdrop(float *cells, float winding) {
 
 static inline float coverage_of(float sum, inkwell_fill_rule rule) {
   float a = fabsf(sum);
-  if (rule == INKWELL_FILL_NONZERO) return a < 1.0f ? a : 1.0f;
-  float m = a - 2.0f * floorf(a * 0.5f);
-  return m > 1.0f ? 2.0f - m : m;
+  float m;
+  if (rule == INKWELL_FILL_NONZERO) {
+    m = a < 1.0f ? a : 1.0f;
+  } else {
+    m = a - 2.0f * floorf(a * 0.5f);
+    m = m > 1.0f ? 2.0f - m : m;
+  }
+  return m < INKWELL_COVERAGE_FLOOR ? 0.0f : m;
 }
 
 static void scalar_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule) {

@@ -67,16 +67,19 @@ static inline __attribute__((always_inline)) VF floor_nonnegative(VF x) {
 #endif
 }
 
-// Coverage of running sums under a fill rule (KernelReference.coverage(winding:rule:)).
+// Coverage of running sums under a fill rule (KernelReference.coverage(winding:rule:)), zero
+// under INKWELL_COVERAGE_FLOOR.
 static inline __attribute__((always_inline)) VF coverage_nonzero(VF sum) {
   VF a = absolute(sum);
-  return blend(a < splat(1.0f), a, splat(1.0f));
+  VF m = blend(a < splat(1.0f), a, splat(1.0f));
+  return blend(m < splat(INKWELL_COVERAGE_FLOOR), splat(0.0f), m);
 }
 
 static inline __attribute__((always_inline)) VF coverage_evenodd(VF sum) {
   VF a = absolute(sum);
   VF m = a - splat(2.0f) * floor_nonnegative(a * splat(0.5f));
-  return blend(m > splat(1.0f), splat(2.0f) - m, m);
+  m = blend(m > splat(1.0f), splat(2.0f) - m, m);
+  return blend(m < splat(INKWELL_COVERAGE_FLOOR), splat(0.0f), m);
 }
 
 static inline __attribute__((always_inline)) VI blend_int(VI mask, VI a, VI b) {

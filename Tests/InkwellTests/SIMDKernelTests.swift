@@ -225,6 +225,38 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test("coverage under the floor is none, at and above it kept, under both rules", arguments: levels)
+  func coverageFloor(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    let floor = INKWELL_COVERAGE_FLOOR
+    // Row sums: residues of cancelled pieces (a few units in the last place of 1 or 2), the floor
+    // and its neighbours, and ordinary coverage.
+    let sums: [Float] = [
+      0, 1e-7, -1e-7, 3e-6, -3e-6, floor.nextDown, floor, -floor, floor.nextUp, 0.25, -0.75, 1, 1.5,
+      (1 as Float).nextUp, (2 as Float).nextUp, (2 as Float).nextDown, 2 + 4e-6, 3 - 2e-6, 4, -2,
+    ]
+    for rule in [FillRule.nonZero, .evenOdd] {
+      var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
+      for row in 0..<32 { cells[row] = sums[row % sums.count] }
+      var expectedCells = cells
+      var coverage = [Float](repeating: -1, count: Int(INKWELL_TILE_PIXELS))
+      var expected = coverage
+      kernels.resolveCoverage(&cells, &coverage, rule)
+      KernelReference.resolveCoverage(cells: &expectedCells, coverage: &expected, rule: rule)
+      #expect(bitwiseEqual(coverage, expected), "\(rule)")
+      for row in 0..<32 {
+        // Column 0 holds the row's whole sum; every column after it the same.
+        let m = expected[row]
+        #expect(m == 0 || m >= floor, "row \(row), \(rule): \(m)")
+      }
+    }
+    #expect(KernelReference.coverage(winding: 1e-7, rule: .nonZero) == 0)
+    #expect(KernelReference.coverage(winding: -floor.nextDown, rule: .nonZero) == 0)
+    #expect(KernelReference.coverage(winding: floor, rule: .nonZero) == floor)
+    #expect(KernelReference.coverage(winding: (2 as Float).nextUp, rule: .evenOdd) == 0)
+    #expect(KernelReference.coverage(winding: 0.25, rule: .evenOdd) == 0.25)
+  }
+
   @Test("mask, solid and fill compositing", arguments: levels)
   func composite(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!

@@ -77,6 +77,14 @@ extern "C" {
 /// The 8 × 8 blocks of a tile, as bits of a block mask: block (x, y), for pixels x·8 ..< x·8 + 8
 /// across and y·8 ..< y·8 + 8 down, is bit x + 4·y.
 #define INKWELL_ALL_BLOCKS 0xffffu
+/// Coverage below this (2⁻¹⁶) counts as none. Where a closed contour's pieces cancel, the exact
+/// running sum is a whole winding, but each piece's area is split between two cells in float, so
+/// the sum lands a few units in the last place off it: 10⁻⁷ to 10⁻⁶ of coverage, over whole rows
+/// right of a stroke. Composited, that residue changed the float tile by as little and no 8-bit
+/// pixel but a handful, yet it cost a composite per group of pixels and marked their blocks
+/// changed (on notes half the composites, on thumbnails two thirds). A sliver of real coverage
+/// this small adds at most 2⁻¹⁶ of its color, under a 16-bit level.
+#define INKWELL_COVERAGE_FLOOR 0x1p-16f
 /// Byte alignment that lets the kernels use aligned full-width loads (they also accept less).
 #define INKWELL_KERNEL_ALIGNMENT 64
 
@@ -174,7 +182,8 @@ void inkwell_accumulate_lines(float *cells, const float *lines, size_t count);
 void inkwell_add_backdrop(float *cells, float winding);
 
 /// Running sum of each row of `cells` → coverage 0…1 under `rule`, written to `coverage`
-/// (INKWELL_TILE_PIXELS floats, column-major). Clears `cells` for the next primitive.
+/// (INKWELL_TILE_PIXELS floats, column-major). Clears `cells` for the next primitive. A coverage
+/// under INKWELL_COVERAGE_FLOOR is 0 (see there).
 void inkwell_resolve_coverage(float *cells, float *coverage, inkwell_fill_rule rule);
 
 /// Source-over of a premultiplied color through a coverage mask:

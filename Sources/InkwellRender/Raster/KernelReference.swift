@@ -170,16 +170,19 @@ public enum KernelReference {
     for r in 0..<tile { cells[r] += winding }
   }
 
-  /// Coverage of an accumulated winding under a fill rule.
+  /// Coverage of an accumulated winding under a fill rule; under `INKWELL_COVERAGE_FLOOR`, the
+  /// float residue of pieces that cancel, none.
   @inline(__always) public static func coverage(winding sum: Float, rule: FillRule) -> Float {
     let a = abs(sum)
+    let m: Float
     switch rule {
     case .nonZero:
-      return a < 1 ? a : 1
+      m = a < 1 ? a : 1
     case .evenOdd:
-      let m = a - 2 * (a * 0.5).rounded(.down)
-      return m > 1 ? 2 - m : m
+      let r = a - 2 * (a * 0.5).rounded(.down)
+      m = r > 1 ? 2 - r : r
     }
+    return m < INKWELL_COVERAGE_FLOOR ? 0 : m
   }
 
   public static func resolveCoverage(
