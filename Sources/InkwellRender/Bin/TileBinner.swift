@@ -121,7 +121,8 @@ public struct TileBinner {
   /// placeholders to sort into in place cost a fill and an element-by-element append).
   private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
   /// The current path's partial columns (see the module head), summed per tile in `emit`: each
-  /// links to the one before it in its tile (`next`, −1 ends), from `partialHead` per region tile.
+  /// links to the one before it in its tile (`next`, −1 ends), from the tile's entry in
+  /// `partialHeadStorage` (one per region tile).
   private var partialStorage = ScratchBuffer<PartialColumn>(capacity: 64)
   private var partialCount = 0
   private var partialHeadStorage = ScratchBuffer<Int32>(capacity: 64)
