@@ -80,7 +80,7 @@ public struct Stroke: Hashable, Sendable {
   public var renderBounds: Rect? {
     guard !path.isEmpty else { return nil }
     guard let curve = path.curveBounds else { return nil }
-    var (minX, minY, maxX, maxY) = (curve.minX, curve.minY, curve.maxX, curve.maxY)
+    let (minX, minY, maxX, maxY) = (curve.minX, curve.minY, curve.maxX, curve.maxY)
     var radius: Float = 0
     for p in path.controlPoints {
       let r = Swift.max(p.size.width, p.size.height, ink.width) / 2
