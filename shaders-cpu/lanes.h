@@ -465,41 +465,38 @@ static inline __attribute__((always_inline)) uint32_t group_blocks(int g) {
 // fill_coverage_rule would add zeros to the running sums: left of `first` (with no backdrop)
 // and in the other groups the sums stay zero, which it skips; from cells_end on each sum stays
 // what it was, so the coverage of each row is one value to the tile's right edge. The same
-// operations on every pixel that fill_coverage_rule composites, so the same floats.
+// operations on every pixel that fill_coverage_rule composites, so the same floats. A row group
+// at a time, its columns in order (each lane's sum runs along its row as before; groups touch
+// disjoint pixels): the sum stays in a register, where across the groups of a column it had gone
+// through memory, one store and load a column.
 static inline __attribute__((always_inline)) void fill_span_rule(float *tile, float *cells,
                                                                  inkwell_fill_rule rule, const VF s[4],
                                                                  int first, int cells_end,
                                                                  unsigned groups, uint32_t *blocks) {
   uint32_t marked = 0;
-  VF sum[GROUPS];
-  for (int g = 0; g < GROUPS; g++) sum[g] = splat(0.0f);
   const int end = cells_end < T ? cells_end : T;
-  // Columns a block column (8) at a time, so that a composite marks its block with one OR of a
-  // constant.
-  for (int c = first; c < end;) {
-    const int block_end = (c | 7) + 1 < end ? (c | 7) + 1 : end;
-    uint32_t column_marks = 0;
-    for (; c < block_end; c++) {
-      float *column = cells + c * INKWELL_CELL_STRIDE;
-      for (int g = 0; g < GROUPS; g++) {
-        if (!(groups >> g & 1)) continue;
-        sum[g] += load(column + g * LANES);
-        store(column + g * LANES, splat(0.0f));
-        VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
-        if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
-        composite_lanes(tile, c * T + g * LANES, m, s);
-        column_marks |= group_blocks(g);
-      }
-    }
-    marked |= column_marks << ((c - 1) >> 3);
-  }
   for (int g = 0; g < GROUPS; g++) {
     if (!(groups >> g & 1)) continue;
-    VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum[g]) : coverage_evenodd(sum[g]);
-    if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
-    for (int c = end; c < T; c++) composite_lanes(tile, c * T + g * LANES, m, s);
-    // Block columns end / 8 through 3 of the group's block rows.
-    if (end < T) marked |= group_blocks(g) * ((0xfu << (end >> 3)) & 0xfu);
+    VF sum = splat(0.0f);
+    // Block columns composited into: bit c >> 3.
+    uint32_t columns = 0;
+    for (int c = first; c < end; c++) {
+      float *cell = cells + c * INKWELL_CELL_STRIDE + g * LANES;
+      sum += load(cell);
+      store(cell, splat(0.0f));
+      VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum) : coverage_evenodd(sum);
+      if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
+      composite_lanes(tile, c * T + g * LANES, m, s);
+      columns |= 1u << (c >> 3);
+    }
+    VF m = rule == INKWELL_FILL_NONZERO ? coverage_nonzero(sum) : coverage_evenodd(sum);
+    if (end < T && __builtin_reduce_or(m != splat(0.0f))) {
+      for (int c = end; c < T; c++) composite_lanes(tile, c * T + g * LANES, m, s);
+      // Block columns end / 8 through 3.
+      columns |= (0xfu << (end >> 3)) & 0xfu;
+    }
+    // Each marked block column in each of the group's block rows.
+    marked |= columns * group_blocks(g);
   }
   for (int i = T * INKWELL_CELL_STRIDE; i < cells_end * INKWELL_CELL_STRIDE; i += LANES) {
     store(cells + i, splat(0.0f));
