@@ -82,7 +82,8 @@ INKWELL_HIDDEN void inkwell_avx2_resolve_srgb8_blocks(const float *tile, uint32_
                                                      uint8_t *out, intptr_t out_stride);
 INKWELL_HIDDEN void inkwell_avx2_encode_srgb8(const float *linear, uint8_t *codes, size_t count);
 INKWELL_HIDDEN int inkwell_avx2_resolve_srgb8_dithered(const float *tile, const float matrix[9], float knee,
-                                                       int origin_x, int origin_y, int dither, uint8_t *out,
+                                                       int origin_x, int origin_y, int dither, uint32_t blocks,
+                                                       const uint8_t *clean, intptr_t clean_stride, uint8_t *out,
                                                        intptr_t out_stride);
 #endif
 #if defined(__aarch64__)

@@ -800,7 +800,8 @@ static inline __attribute__((always_inline)) VF gather_floats(const float *table
 // back to that loop (returns 1 at once). Paper, at or above every row's start of code 255 in all
 // three channels, takes 255 without the lookups.
 static int resolve_dithered_full_tile(const float *tile, const float m[9], float knee, int origin_x,
-                                      int origin_y, int dither, uint8_t *out, intptr_t out_stride) {
+                                      int origin_y, int dither, uint32_t blocks, const uint8_t *clean,
+                                      intptr_t clean_stride, uint8_t *out, intptr_t out_stride) {
   const float *starts = inkwell_srgb_dither_starts();
   // At or above every row's start of code 255 (plain rounding's threshold without the dither) a
   // channel is 255 whatever its dither row.
@@ -813,6 +814,14 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
   const VF top = splat(top_start);
   for (int y0 = 0; y0 < T; y0 += LANES) {
     for (int x0 = 0; x0 < T; x0 += LANES) {
+      if (!(blocks >> ((x0 >> 3) + 4 * (y0 >> 3)) & 1)) {
+        // The background, as `clean` holds it resolved at the same place in its tile.
+        for (int k = 0; k < LANES; k++) {
+          __builtin_memcpy(out + (y0 + k) * out_stride + 4 * x0, clean + (y0 + k) * clean_stride + 4 * x0,
+                           4 * LANES);
+        }
+        continue;
+      }
       VU columns[LANES];
       for (int j = 0; j < LANES; j++) {
         const int x = x0 + j;
@@ -838,7 +847,15 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
           row_of_lane[l] = inkwell_bayer8[((origin_y + y0 + l) & 7) * 8 + ((origin_x + x) & 7)] * 256;
         }
         VU pixel = a8 << 24;
+        VI codes[3];
         for (int c = 0; c < 3; c++) {
+          // A channel equal in every lane to one before it has its codes (the same value in the
+          // same dither row): gray and black ink, dark blue ink's red and green.
+          if (c > 0 && __builtin_reduce_and(channel[c] == channel[c - 1])) {
+            codes[c] = codes[c - 1];
+            pixel |= (VU)codes[c] << (8 * c);
+            continue;
+          }
           VI code = encode_lanes(channel[c]);
           if (dither) {
             VI lo = blend_int(code > splat_int(0), code - 1, splat_int(0));
@@ -850,6 +867,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
             VI second = in_row & (channel[c] >= next);
             code = lo - first - second;
           }
+          codes[c] = code;
           pixel |= (VU)code << (8 * c);
         }
         columns[j] = pixel;
@@ -861,9 +879,11 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
 }
 
 INKWELL_HIDDEN int KERNEL(resolve_srgb8_dithered)(const float *tile, const float matrix[9], float knee,
-                                                  int origin_x, int origin_y, int dither, uint8_t *out,
+                                                  int origin_x, int origin_y, int dither, uint32_t blocks,
+                                                  const uint8_t *clean, intptr_t clean_stride, uint8_t *out,
                                                   intptr_t out_stride) {
-  return resolve_dithered_full_tile(tile, matrix, knee, origin_x, origin_y, dither, out, out_stride);
+  return resolve_dithered_full_tile(tile, matrix, knee, origin_x, origin_y, dither, blocks, clean, clean_stride,
+                                    out, out_stride);
 }
 
 INKWELL_HIDDEN void KERNEL(encode_srgb8)(const float *linear, uint8_t *codes, size_t count) {

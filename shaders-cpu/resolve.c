@@ -304,20 +304,48 @@ static inline uint8_t dithered_code(const float *starts, int k0, float v) {
   return (uint8_t)code;
 }
 
+static void resolve_u8_loop(const float *tile, int width, int height, int origin_x, int origin_y,
+                            int dither, const inkwell_resolve_params *params, uint8_t *out,
+                            intptr_t out_stride);
+
+// A whole tile through the selected level's vector resolve, when it has one (lanes.h): the bytes
+// of the loop below, unless it declines (a pixel needs the tone map); returns whether it did not.
+static int resolve_u8_vector(const float *tile, uint32_t blocks, const uint8_t *clean, intptr_t clean_stride,
+                             int origin_x, int origin_y, int dither, const inkwell_resolve_params *params,
+                             uint8_t *out, intptr_t out_stride) {
+  if (params->transfer != INKWELL_TRANSFER_SRGB) return 0;
+  const inkwell_kernel_table *kernels = inkwell_kernels_for(inkwell_simd_selected());
+  return kernels != NULL && kernels->resolve_srgb8_dithered != NULL &&
+         kernels->resolve_srgb8_dithered(tile, params->matrix, params->knee, origin_x, origin_y, dither, blocks,
+                                         clean, clean_stride, out, out_stride) == 0;
+}
+
+void inkwell_resolve_u8_blocks(const float *tile, uint32_t blocks, const uint8_t *clean,
+                               intptr_t clean_stride, int origin_x, int origin_y, int dither,
+                               const inkwell_resolve_params *params, uint8_t *out, intptr_t out_stride) {
+  if (resolve_u8_vector(tile, blocks, clean, clean_stride, origin_x, origin_y, dither, params, out,
+                        out_stride)) {
+    return;
+  }
+  // Every block resolved, the clean ones to what `clean` holds.
+  resolve_u8_loop(tile, T, T, origin_x, origin_y, dither, params, out, out_stride);
+}
+
 void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, int origin_y,
                         int dither, const inkwell_resolve_params *params, uint8_t *out,
                         intptr_t out_stride) {
+  if (width == T && height == T &&
+      resolve_u8_vector(tile, INKWELL_ALL_BLOCKS, NULL, 0, origin_x, origin_y, dither, params, out,
+                        out_stride)) {
+    return;
+  }
+  resolve_u8_loop(tile, width, height, origin_x, origin_y, dither, params, out, out_stride);
+}
+
+static void resolve_u8_loop(const float *tile, int width, int height, int origin_x, int origin_y,
+                            int dither, const inkwell_resolve_params *params, uint8_t *out,
+                            intptr_t out_stride) {
   if (params->transfer == INKWELL_TRANSFER_SRGB) {
-    // A whole tile goes to the selected level's vector resolve when it has one (lanes.h); it
-    // gives the bytes of the loop below, or declines when a pixel needs the tone map.
-    if (width == T && height == T) {
-      const inkwell_kernel_table *kernels = inkwell_kernels_for(inkwell_simd_selected());
-      if (kernels != NULL && kernels->resolve_srgb8_dithered != NULL &&
-          kernels->resolve_srgb8_dithered(tile, params->matrix, params->knee, origin_x, origin_y, dither,
-                                          out, out_stride) == 0) {
-        return;
-      }
-    }
     // sRGB: the plain codes of a whole row come from the vector encoder (an exact threshold
     // lookup); the dither then adjusts each by at most one.
     pthread_once(&srgb_code_starts_once, build_srgb_code_starts);

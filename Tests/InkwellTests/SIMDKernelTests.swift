@@ -506,7 +506,10 @@ struct SIMDKernelTests {
         var expected = out
         let declined = withUnsafePointer(to: p.matrix) { matrix in
           matrix.withMemoryRebound(to: Float.self, capacity: 9) {
-            kernel(tile, $0, p.knee, Int32(round * 5), Int32(round * 3), dither ? 1 : 0, &out, 128)
+            kernel(
+              tile, $0, p.knee, Int32(round * 5), Int32(round * 3), dither ? 1 : 0, INKWELL_ALL_BLOCKS, nil,
+              0,
+              &out, 128)
           }
         }
         ResolveReference.kernels.resolveU8(tile, 32, 32, round * 5, round * 3, dither, p, &expected, 128)
@@ -518,6 +521,72 @@ struct SIMDKernelTests {
     }
     // Most rounds have nothing above the knee; those are compared above.
     #expect(resolved >= 30)
+  }
+
+  @Test(
+    "the dithered resolve copies the blocks that hold the background and shares equal channels' codes",
+    arguments: levels)
+  func resolveDitheredBlocks(level: SIMDLevel) throws {
+    let index = UInt32(SIMDLevel.allCases.firstIndex(of: level)!)
+    let table = try #require(inkwell_kernels_for(inkwell_simd_level(rawValue: index))?.pointee)
+    guard let kernel = table.resolve_srgb8_dithered else {
+      #expect(level == .scalar)
+      return
+    }
+    var rng = SeededGenerator(seed: 17)
+    let plane = Int(INKWELL_TILE_PIXELS)
+    let p = ResolveSettings(
+      colorSpace: .sRGB, transfer: .sRGB, toneMapping: ToneMapping(contentPeak: 1, headroom: 1)
+    )
+    .kernelParameters
+    let background: [Float] = [0.93, 0.91, 0.87, 1]
+    var copied = 0
+    for round in 0..<16 {
+      let blocks = UInt32.random(in: 0...UInt32(INKWELL_ALL_BLOCKS), using: &rng)
+      // Background everywhere; in the marked blocks, runs of eight rows of gray, of equal red and
+      // green, of three different channels (opaque or translucent), or of gray in some rows only.
+      var tile = [Float](repeating: 0, count: plane * 4)
+      for c in 0..<4 { for i in 0..<plane { tile[c * plane + i] = background[c] } }
+      for x in 0..<32 {
+        for group in 0..<4 where blocks >> (x / 8 + 4 * group) & 1 == 1 {
+          let kind = Int.random(in: 0..<5, using: &rng)
+          for y in (group * 8)..<(group * 8 + 8) {
+            let v = rng.float(0...1)
+            let w = rng.float(0...1)
+            let alpha: Float = kind == 3 ? rng.float(0.1...1) : 1
+            let gray = kind == 0 || (kind == 4 && y % 3 == 0)
+            let rgb: [Float] = gray ? [v, v, v] : (kind == 1 ? [v, v, w] : [v, w, rng.float(0...1)])
+            for c in 0..<3 { tile[c * plane + x * 32 + y] = rgb[c] * alpha }
+            tile[3 * plane + x * 32 + y] = alpha
+          }
+        }
+      }
+      let backgroundTile = [Float](tile.indices.map { background[$0 / plane] })
+      let origin = (x: 32 * (round % 3), y: 32 * (round % 5))
+      for dither in [true, false] {
+        var clean = [UInt8](repeating: 0, count: 32 * 32 * 4)
+        ResolveReference.kernels.resolveU8(backgroundTile, 32, 32, 0, 0, dither, p, &clean, 128)
+        var out = [UInt8](repeating: 0, count: 32 * 32 * 4)
+        var expected = out
+        let declined = withUnsafePointer(to: p.matrix) { matrix in
+          matrix.withMemoryRebound(to: Float.self, capacity: 9) {
+            kernel(
+              tile, $0, p.knee, Int32(origin.x), Int32(origin.y), dither ? 1 : 0, blocks, clean, 128, &out,
+              128)
+          }
+        }
+        ResolveReference.kernels.resolveU8(tile, 32, 32, origin.x, origin.y, dither, p, &expected, 128)
+        #expect(declined == 0)
+        #expect(out == expected, "round \(round), dither \(dither), blocks \(String(blocks, radix: 16))")
+        // The public entry point, through the level the process selected.
+        var entry = [UInt8](repeating: 0, count: 32 * 32 * 4)
+        ResolveKernels.native.resolveU8Blocks(
+          tile, blocks, clean, 128, origin.x, origin.y, dither, p, &entry, 128)
+        #expect(entry == expected, "round \(round), dither \(dither), public entry")
+        copied += (0..<16).filter { blocks >> $0 & 1 == 0 }.count
+      }
+    }
+    #expect(copied > 100)
   }
 
   /// Floats near every threshold (±2 ulps), the edges of the range, special values and a seeded

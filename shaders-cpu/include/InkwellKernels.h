@@ -119,10 +119,13 @@ typedef struct {
   void (*encode_srgb8)(const float *linear, uint8_t *codes, size_t count);
   /// `inkwell_resolve_u8` of a whole tile for the sRGB transfer (`matrix`, row-major, and the tone
   /// map's `knee` from its parameters), or NULL where a level has none. Returns 0 when every pixel
-  /// was at or below the knee (the tone map changes nothing there); otherwise the tile must be
-  /// resolved again by `inkwell_resolve_u8`, whose output replaces this one's.
+  /// it resolved was at or below the knee (the tone map changes nothing there); otherwise the tile
+  /// must be resolved again by `inkwell_resolve_u8`, whose output replaces this one's. The 8 × 8
+  /// blocks whose bit is clear in `blocks` (see INKWELL_ALL_BLOCKS) are copied from `clean`
+  /// instead, as `inkwell_resolve_u8_blocks` describes.
   int (*resolve_srgb8_dithered)(const float *tile, const float matrix[9], float knee, int origin_x,
-                                int origin_y, int dither, uint8_t *out, intptr_t out_stride);
+                                int origin_y, int dither, uint32_t blocks, const uint8_t *clean,
+                                intptr_t clean_stride, uint8_t *out, intptr_t out_stride);
 } inkwell_kernel_table;
 
 /// Whether this machine (CPU and operating system) can run `level`.
@@ -369,6 +372,15 @@ float inkwell_srgb_code_start(int row, int code);
 void inkwell_resolve_u8(const float *tile, int width, int height, int origin_x, int origin_y,
                         int dither, const inkwell_resolve_params *params, uint8_t *out,
                         intptr_t out_stride);
+
+/// `inkwell_resolve_u8` of a whole tile (INKWELL_TILE × INKWELL_TILE) of which only the 8 × 8 blocks
+/// set in `blocks` may hold anything but the tile's background: every other block is copied from
+/// `clean`, the background tile as `inkwell_resolve_u8` resolves it at an origin equal to this
+/// one's modulo 8 (so the dither matches), rows `clean_stride` bytes apart. The same bytes as
+/// `inkwell_resolve_u8` of the whole tile.
+void inkwell_resolve_u8_blocks(const float *tile, uint32_t blocks, const uint8_t *clean,
+                               intptr_t clean_stride, int origin_x, int origin_y, int dither,
+                               const inkwell_resolve_params *params, uint8_t *out, intptr_t out_stride);
 
 /// The ordered-dither offset at canvas position (x, y): (rank + 0.5) / 64, in (0, 1).
 float inkwell_dither_offset(int x, int y);

@@ -207,6 +207,18 @@ public struct TileRasterizer: Sendable {
     }
   }
 
+  /// Like `renderTilesSkippingEmpty(_:primitives:background:threads:sink:)`, with each tile's 8 × 8
+  /// blocks (`INKWELL_ALL_BLOCKS` bits) that may hold anything but the background: the others do.
+  func renderTilesSkippingEmpty(
+    _ bins: TileBins, primitives: [Primitive], background: LinearColor, threads: Int,
+    sink: @escaping @Sendable (Int, Int, UnsafeMutablePointer<Float>?, UInt32) -> Void
+  ) {
+    forEachTile(bins, primitives: primitives, background: background, threads: threads, skipEmpty: true) {
+      col, row, tile, _, blocks, run in
+      for k in 0..<run { sink(col + k, row, tile, blocks) }
+    }
+  }
+
   /// A tile filled with `color`, as the compositor would leave an untouched tile: for resolving
   /// once what every empty tile resolves to.
   public func backgroundTile(_ color: LinearColor) -> [Float] {

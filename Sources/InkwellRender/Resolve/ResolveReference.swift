@@ -228,30 +228,42 @@ public enum ResolveReference {
       }
     },
     resolveU8: { tile, w, h, ox, oy, dither, p, out, stride in
-      let tabled = p.transfer == Int32(INKWELL_TRANSFER_SRGB.rawValue)
-      for y in 0..<h {
-        for x in 0..<w {
-          var (rgb, alpha) = resolvePixel(tile, x * side + y, p)
-          let o = out + y * stride + 4 * x
-          if tabled {
-            let row = Int(bayer8[((oy + y) & 7) * 8 + ((ox + x) & 7)])
-            func q(_ v: Float) -> UInt8 {
-              let plain = KernelReference.srgb8(fromLinear: v)
-              return dither ? ditheredCode(row: row, plain: plain, v) : plain
-            }
-            (o[0], o[1], o[2], o[3]) = (q(rgb.0), q(rgb.1), q(rgb.2), UInt8(Int(alpha * 255 + 0.5)))
-            continue
-          }
-          transferEncode(p, &rgb)
-          let offset = dither ? ditherOffset(x: ox + x, y: oy + y) : 0.5
-          func q(_ c: Float) -> UInt8 {
-            let v = clamp(c, 0, 1) * 255 + offset
-            return UInt8(Int(v < 255 ? v : 255))
+      resolveU8(tile, w, h, ox, oy, dither, p, out, stride)
+    },
+    // The blocks left clean hold the background, which resolves to what `clean` holds: the whole
+    // tile, resolved, gives the same bytes.
+    resolveU8Blocks: { tile, _, _, _, ox, oy, dither, p, out, stride in
+      resolveU8(tile, side, side, ox, oy, dither, p, out, stride)
+    })
+
+  static func resolveU8(
+    _ tile: UnsafePointer<Float>, _ w: Int, _ h: Int, _ ox: Int, _ oy: Int, _ dither: Bool,
+    _ p: inkwell_resolve_params, _ out: UnsafeMutablePointer<UInt8>, _ stride: Int
+  ) {
+    let tabled = p.transfer == Int32(INKWELL_TRANSFER_SRGB.rawValue)
+    for y in 0..<h {
+      for x in 0..<w {
+        var (rgb, alpha) = resolvePixel(tile, x * side + y, p)
+        let o = out + y * stride + 4 * x
+        if tabled {
+          let row = Int(bayer8[((oy + y) & 7) * 8 + ((ox + x) & 7)])
+          func q(_ v: Float) -> UInt8 {
+            let plain = KernelReference.srgb8(fromLinear: v)
+            return dither ? ditheredCode(row: row, plain: plain, v) : plain
           }
           (o[0], o[1], o[2], o[3]) = (q(rgb.0), q(rgb.1), q(rgb.2), UInt8(Int(alpha * 255 + 0.5)))
+          continue
         }
+        transferEncode(p, &rgb)
+        let offset = dither ? ditherOffset(x: ox + x, y: oy + y) : 0.5
+        func q(_ c: Float) -> UInt8 {
+          let v = clamp(c, 0, 1) * 255 + offset
+          return UInt8(Int(v < 255 ? v : 255))
+        }
+        (o[0], o[1], o[2], o[3]) = (q(rgb.0), q(rgb.1), q(rgb.2), UInt8(Int(alpha * 255 + 0.5)))
       }
-    })
+    }
+  }
 
   /// Where each 8-bit sRGB code begins in linear light, per dither row (see resolve.c): rows 0…63
   /// for the ordered dither's offsets (row + ½)/64, row 64 for plain rounding.
