@@ -487,13 +487,21 @@ struct SIMDKernelTests {
       // ulps around code starts, channels above the knee now and then, and NaN.
       var tile = [Float](repeating: 1, count: plane * 4)
       for i in 0..<plane {
-        let kind = Int.random(in: 0..<12, using: &rng)
+        let kind = Int.random(in: 0..<13, using: &rng)
         let alpha: Float = kind == 0 ? 0 : (kind < 3 ? rng.float(0.05...1) : 1)
         var rgb: [Float]
         switch kind {
         case 3, 4, 5: rgb = [1, 1, 1]
         case 6:
           rgb = (0..<3).map { _ in KernelReference.srgbThresholds[Int.random(in: 1...255, using: &rng)] }
+        case 12:
+          // On a start of the pixel's own dither row, or an ulp either side.
+          let (x, y) = (i / 32, i % 32)
+          let rank = Int32(inkwell_dither_offset(Int32(round * 5 + x), Int32(round * 3 + y)) * 64 - 0.5)
+          rgb = (0..<3).map { _ in
+            let start = inkwell_srgb_code_start(rank, Int32.random(in: 1...255, using: &rng))
+            return [start, start.nextUp, start.nextDown][Int.random(in: 0..<3, using: &rng)]
+          }
         case 7: rgb = (0..<3).map { _ in rng.float(0.99...1) }
         case 8: rgb = [round % 6 == 5 ? 3 : 1, 0.2, .nan]
         default: rgb = (0..<3).map { _ in rng.float(0...1) }
