@@ -798,7 +798,10 @@ static inline __attribute__((always_inline)) VF gather_floats(const float *table
 // next code starts at or below the value (two gathers from the starts table). The same operations
 // as resolve.c's loop, so the same bytes; a pixel above the tone map's knee sends the whole tile
 // back to that loop (returns 1 at once). Paper, at or above every row's start of code 255 in all
-// three channels, takes 255 without the lookups.
+// three channels, takes 255 without the lookups. A LANES × LANES block inside an 8 × 8 block
+// clear in `blocks` holds the background and is copied from `clean` (see
+// inkwell_resolve_u8_blocks), without a knee test: `clean` was resolved by the loop, tone map and
+// all.
 static int resolve_dithered_full_tile(const float *tile, const float m[9], float knee, int origin_x,
                                       int origin_y, int dither, uint32_t blocks, const uint8_t *clean,
                                       intptr_t clean_stride, uint8_t *out, intptr_t out_stride) {
