@@ -28,6 +28,13 @@ INKWELL_HIDDEN extern const uint32_t inkwell_srgb8_buckets[INKWELL_SRGB8_BUCKETS
 // (the 64 ranks, then plain rounding) the linear value at which each 8-bit code starts.
 INKWELL_HIDDEN extern const uint8_t inkwell_bayer8[64];
 INKWELL_HIDDEN const float *inkwell_srgb_dither_starts(void);
+// Per dither rank (64 rows of INKWELL_DITHER_BUCKETS), the dithered code as bucket entries of the
+// form of inkwell_srgb8_buckets, over [2^-20, 1): a row's start of code 1 comes down to 2.4e-6.
+// NULL if some bucket of some row would hold two code starts (then the two-start way is used).
+#define INKWELL_DITHER_FIRST_BUCKET 0x3580
+#define INKWELL_DITHER_BUCKETS 0x0A00
+#define INKWELL_DITHER_LOWEST 0x1p-20f
+INKWELL_HIDDEN const uint32_t *inkwell_srgb_dither_buckets(void);
 
 // The scalar kernels (kernels.c); the single-line accumulation is shared by every level, and the
 // vector levels hand it the pieces their short-piece path does not take.

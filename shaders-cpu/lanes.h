@@ -781,6 +781,16 @@ INKWELL_HIDDEN void KERNEL(resolve_srgb8)(const float *tile, int width, int heig
   for (int y = 0; y < height; y++) __builtin_memcpy(out + y * out_stride, full + y * T * 4, 4 * (size_t)width);
 }
 
+static inline __attribute__((always_inline)) VI gather_entries(const uint32_t *table, VI index) {
+#if LANES_GATHER_AVX2
+  return (VI)_mm256_i32gather_epi32((const int *)table, (__m256i)index, 4);
+#else
+  VI entries;
+  for (int l = 0; l < LANES; l++) entries[l] = (int32_t)table[index[l]];
+  return entries;
+#endif
+}
+
 static inline __attribute__((always_inline)) VF gather_floats(const float *table, VI index) {
 #if LANES_GATHER_AVX2
   return (VF)_mm256_i32gather_ps(table, (__m256i)index, 4);
@@ -806,6 +816,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
                                       int origin_y, int dither, uint32_t blocks, const uint8_t *clean,
                                       intptr_t clean_stride, uint8_t *out, intptr_t out_stride) {
   const float *starts = inkwell_srgb_dither_starts();
+  const uint32_t *dither_buckets = dither ? inkwell_srgb_dither_buckets() : 0;
   // At or above every row's start of code 255 (plain rounding's threshold without the dither) a
   // channel is 255 whatever its dither row.
   float top_start = inkwell_srgb_threshold[255];
@@ -857,6 +868,19 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
           if (c > 0 && __builtin_reduce_and(channel[c] == channel[c - 1])) {
             codes[c] = codes[c - 1];
             pixel |= (VU)codes[c] << (8 * c);
+            continue;
+          }
+          if (dither_buckets) {
+            // The code of the pixel's own dither row in one lookup: its row's bucket table counts
+            // the row's code starts at or below the value, as the two compares below settle it.
+            VF v = blend(channel[c] > splat(INKWELL_DITHER_LOWEST), channel[c], splat(INKWELL_DITHER_LOWEST));
+            v = blend(v < splat(INKWELL_SRGB8_HIGHEST), v, splat(INKWELL_SRGB8_HIGHEST));
+            VI bits = (VI)v;
+            VI index = (row_of_lane >> 8) * INKWELL_DITHER_BUCKETS + (bits >> 16) - INKWELL_DITHER_FIRST_BUCKET;
+            VI entry = gather_entries(dither_buckets, index);
+            VI code = (entry >> 17) - ((bits & 0xffff) >= (entry & 0x1ffff));
+            codes[c] = code;
+            pixel |= (VU)code << (8 * c);
             continue;
           }
           VI code = encode_lanes(channel[c]);

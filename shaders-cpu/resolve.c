@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <string.h>
 
 #pragma clang fp contract(off)
 
@@ -270,6 +271,18 @@ float inkwell_dither_offset(int x, int y) {
 // in double precision; a branch-free binary search then replaces two powf calls a channel.
 static float srgb_code_starts[65][256];
 static pthread_once_t srgb_code_starts_once = PTHREAD_ONCE_INIT;
+// The starts of each dither rank as bucket entries (kernels_internal.h), made from the floats
+// above: a bucket's entry holds the number of starts at or below its first float and the low 16
+// bits of the one start inside it, if any. A start at or below v is what the code counts, so a
+// lookup gives the count, which is the code (the starts rise with the code).
+static uint32_t srgb_dither_buckets[64][INKWELL_DITHER_BUCKETS];
+static int srgb_dither_buckets_usable;
+
+static uint32_t float_bits(float v) {
+  uint32_t bits;
+  memcpy(&bits, &v, sizeof bits);
+  return bits;
+}
 
 static void build_srgb_code_starts(void) {
   for (int k = 0; k <= 64; k++) {
@@ -281,11 +294,36 @@ static void build_srgb_code_starts(void) {
       srgb_code_starts[k][j] = (float)linear;
     }
   }
+  int usable = 1;
+  for (int row = 0; row < 64; row++) {
+    const float *starts = srgb_code_starts[row];
+    // Every start lies inside the buckets' range, in increasing order.
+    if (!(starts[1] > INKWELL_DITHER_LOWEST) || !(starts[255] < 0x1.fffffep-1f)) usable = 0;
+    int next = 1;  // the first start above the current bucket's first float
+    for (int b = 0; b < INKWELL_DITHER_BUCKETS; b++) {
+      const uint32_t first = (uint32_t)(INKWELL_DITHER_FIRST_BUCKET + b) << 16;
+      while (next <= 255 && float_bits(starts[next]) <= first) next++;
+      int inside = 0;
+      uint32_t low = 0x10000;
+      while (next + inside <= 255 && float_bits(starts[next + inside]) <= (first | 0xffff)) {
+        low = float_bits(starts[next + inside]) & 0xffff;
+        inside++;
+      }
+      if (inside > 1) usable = 0;
+      srgb_dither_buckets[row][b] = (uint32_t)(next - 1) << 17 | low;
+    }
+  }
+  srgb_dither_buckets_usable = usable;
 }
 
 const float *inkwell_srgb_dither_starts(void) {
   pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
   return &srgb_code_starts[0][0];
+}
+
+const uint32_t *inkwell_srgb_dither_buckets(void) {
+  pthread_once(&srgb_code_starts_once, build_srgb_code_starts);
+  return srgb_dither_buckets_usable ? &srgb_dither_buckets[0][0] : NULL;
 }
 
 float inkwell_srgb_code_start(int row, int code) {
