@@ -487,13 +487,20 @@ struct SIMDKernelTests {
       // ulps around code starts, channels above the knee now and then, and NaN.
       var tile = [Float](repeating: 1, count: plane * 4)
       for i in 0..<plane {
-        let kind = Int.random(in: 0..<13, using: &rng)
+        let kind = Int.random(in: 0..<14, using: &rng)
         let alpha: Float = kind == 0 ? 0 : (kind < 3 ? rng.float(0.05...1) : 1)
         var rgb: [Float]
         switch kind {
         case 3, 4, 5: rgb = [1, 1, 1]
         case 6:
           rgb = (0..<3).map { _ in KernelReference.srgbThresholds[Int.random(in: 1...255, using: &rng)] }
+        case 13:
+          // Deep shadows, where some dither rows already start code 1 (from 2.4e-6), and the ends
+          // of the dithered lookup's range.
+          rgb = (0..<3).map { _ in
+            [rng.float(0...0.0003), 0x1p-20, Float(0x1p-20).nextDown, 0x1p-13, 0][
+              Int.random(in: 0..<5, using: &rng)]
+          }
         case 12:
           // On a start of the pixel's own dither row, or an ulp either side.
           let (x, y) = (i / 32, i % 32)
