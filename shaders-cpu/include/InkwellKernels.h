@@ -35,7 +35,9 @@
 // reciprocal is used. The 8-bit sRGB encode is a threshold search in every level: the scalar
 // level does a binary search over 255 thresholds, the vector levels look up a coarse bucket from
 // the float's upper 16 bits and make one compare (srgb8_buckets.c), proved equal to the search
-// for every float by an exhaustive check (shaders-cpu/README.md). Line accumulation runs across
+// for every float by an exhaustive check (shaders-cpu/README.md); the dithered resolve looks up
+// one table per dither rank the same way, built from that rank's code starts at first use (tested
+// at every start and an ulp either side, not exhaustively). Line accumulation runs across
 // pieces instead of rows (a lane computes one piece's adds, or one row segment of a long piece)
 // and then adds them in the order INKWELL_LINE_CHUNK defines, so each cell sums the same values
 // in the same order as the scalar level. Two documented preconditions,
