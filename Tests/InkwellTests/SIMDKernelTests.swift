@@ -539,6 +539,51 @@ struct SIMDKernelTests {
   }
 
   @Test(
+    "the dithered resolve at every code start of every dither rank, and an ulp either side", arguments: levels
+  )
+  func resolveDitheredEveryStart(level: SIMDLevel) throws {
+    let index = UInt32(SIMDLevel.allCases.firstIndex(of: level)!)
+    let table = try #require(inkwell_kernels_for(inkwell_simd_level(rawValue: index))?.pointee)
+    guard let kernel = table.resolve_srgb8_dithered else {
+      #expect(level == .scalar)
+      return
+    }
+    let plane = Int(INKWELL_TILE_PIXELS)
+    let p = ResolveSettings(
+      colorSpace: .sRGB, transfer: .sRGB, toneMapping: ToneMapping(contentPeak: 1, headroom: 1)
+    )
+    .kernelParameters
+    // Each rank covers 16 pixels of a tile, three channels each: 16 tiles give every rank its 255
+    // starts in three variants (the start, an ulp above, an ulp below).
+    for round in 0..<16 {
+      var tile = [Float](repeating: 1, count: plane * 4)
+      var seen = [Int](repeating: 0, count: 64)
+      for x in 0..<32 {
+        for y in 0..<32 {
+          let rank = Int(inkwell_dither_offset(Int32(x), Int32(y)) * 64 - 0.5)
+          let slot = round * 16 + seen[rank]
+          seen[rank] += 1
+          for c in 0..<3 {
+            let m = slot * 3 + c
+            let start = inkwell_srgb_code_start(Int32(rank), Int32(m / 3 % 255 + 1))
+            tile[c * plane + x * 32 + y] = [start, start.nextUp, start.nextDown][(m + round) % 3]
+          }
+        }
+      }
+      var out = [UInt8](repeating: 0, count: 32 * 32 * 4)
+      var expected = out
+      let declined = withUnsafePointer(to: p.matrix) { matrix in
+        matrix.withMemoryRebound(to: Float.self, capacity: 9) {
+          kernel(tile, $0, p.knee, 0, 0, 1, INKWELL_ALL_BLOCKS, nil, 0, &out, 128)
+        }
+      }
+      ResolveReference.kernels.resolveU8(tile, 32, 32, 0, 0, true, p, &expected, 128)
+      #expect(declined == 0)
+      #expect(out == expected, "round \(round)")
+    }
+  }
+
+  @Test(
     "the dithered resolve copies the blocks that hold the background and shares equal channels' codes",
     arguments: levels)
   func resolveDitheredBlocks(level: SIMDLevel) throws {
