@@ -466,11 +466,34 @@ struct SIMDKernelTests {
     }
   }
 
-  @Test("the dithered sRGB resolve of whole tiles equals the reference loop", arguments: levels)
-  func resolveDithered(level: SIMDLevel) throws {
+  /// `level`'s whole-tile dithered sRGB resolve (nil where it has none, as the scalar level), as a
+  /// function of a 32 × 32 tile, the resolve parameters, the origin, dither, the blocks that may
+  /// differ from the background and their clean source (rows of 128 bytes), and the output (rows
+  /// of 128 bytes); it returns what the kernel does (0 unless it declined).
+  static func ditheredResolve(_ level: SIMDLevel) throws -> (
+    ([Float], inkwell_resolve_params, Int, Int, Bool, UInt32, [UInt8]?, inout [UInt8]) -> Int32
+  )? {
     let index = UInt32(SIMDLevel.allCases.firstIndex(of: level)!)
     let table = try #require(inkwell_kernels_for(inkwell_simd_level(rawValue: index))?.pointee)
-    guard let kernel = table.resolve_srgb8_dithered else {
+    guard let kernel = table.resolve_srgb8_dithered else { return nil }
+    return { tile, p, x, y, dither, blocks, clean, out in
+      withUnsafePointer(to: p.matrix) { matrix in
+        matrix.withMemoryRebound(to: Float.self, capacity: 9) { m in
+          guard let clean else {
+            return kernel(tile, m, p.knee, Int32(x), Int32(y), dither ? 1 : 0, blocks, nil, 0, &out, 128)
+          }
+          return clean.withUnsafeBufferPointer {
+            kernel(
+              tile, m, p.knee, Int32(x), Int32(y), dither ? 1 : 0, blocks, $0.baseAddress, 128, &out, 128)
+          }
+        }
+      }
+    }
+  }
+
+  @Test("the dithered sRGB resolve of whole tiles equals the reference loop", arguments: levels)
+  func resolveDithered(level: SIMDLevel) throws {
+    guard let resolve = try Self.ditheredResolve(level) else {
       #expect(level == .scalar)
       return
     }
@@ -519,14 +542,7 @@ struct SIMDKernelTests {
       for dither in [true, false] {
         var out = [UInt8](repeating: 0, count: 32 * 32 * 4)
         var expected = out
-        let declined = withUnsafePointer(to: p.matrix) { matrix in
-          matrix.withMemoryRebound(to: Float.self, capacity: 9) {
-            kernel(
-              tile, $0, p.knee, Int32(round * 5), Int32(round * 3), dither ? 1 : 0, INKWELL_ALL_BLOCKS, nil,
-              0,
-              &out, 128)
-          }
-        }
+        let declined = resolve(tile, p, round * 5, round * 3, dither, INKWELL_ALL_BLOCKS, nil, &out)
         ResolveReference.kernels.resolveU8(tile, 32, 32, round * 5, round * 3, dither, p, &expected, 128)
         if declined == 0 {
           #expect(out == expected, "round \(round), dither \(dither)")
@@ -542,9 +558,7 @@ struct SIMDKernelTests {
     "the dithered resolve at every code start of every dither rank, and an ulp either side", arguments: levels
   )
   func resolveDitheredEveryStart(level: SIMDLevel) throws {
-    let index = UInt32(SIMDLevel.allCases.firstIndex(of: level)!)
-    let table = try #require(inkwell_kernels_for(inkwell_simd_level(rawValue: index))?.pointee)
-    guard let kernel = table.resolve_srgb8_dithered else {
+    guard let resolve = try Self.ditheredResolve(level) else {
       #expect(level == .scalar)
       return
     }
@@ -572,11 +586,7 @@ struct SIMDKernelTests {
       }
       var out = [UInt8](repeating: 0, count: 32 * 32 * 4)
       var expected = out
-      let declined = withUnsafePointer(to: p.matrix) { matrix in
-        matrix.withMemoryRebound(to: Float.self, capacity: 9) {
-          kernel(tile, $0, p.knee, 0, 0, 1, INKWELL_ALL_BLOCKS, nil, 0, &out, 128)
-        }
-      }
+      let declined = resolve(tile, p, 0, 0, true, INKWELL_ALL_BLOCKS, nil, &out)
       ResolveReference.kernels.resolveU8(tile, 32, 32, 0, 0, true, p, &expected, 128)
       #expect(declined == 0)
       #expect(out == expected, "round \(round)")
@@ -587,9 +597,7 @@ struct SIMDKernelTests {
     "the dithered resolve copies the blocks that hold the background and shares equal channels' codes",
     arguments: levels)
   func resolveDitheredBlocks(level: SIMDLevel) throws {
-    let index = UInt32(SIMDLevel.allCases.firstIndex(of: level)!)
-    let table = try #require(inkwell_kernels_for(inkwell_simd_level(rawValue: index))?.pointee)
-    guard let kernel = table.resolve_srgb8_dithered else {
+    guard let resolve = try Self.ditheredResolve(level) else {
       #expect(level == .scalar)
       return
     }
@@ -628,13 +636,7 @@ struct SIMDKernelTests {
         ResolveReference.kernels.resolveU8(backgroundTile, 32, 32, 0, 0, dither, p, &clean, 128)
         var out = [UInt8](repeating: 0, count: 32 * 32 * 4)
         var expected = out
-        let declined = withUnsafePointer(to: p.matrix) { matrix in
-          matrix.withMemoryRebound(to: Float.self, capacity: 9) {
-            kernel(
-              tile, $0, p.knee, Int32(origin.x), Int32(origin.y), dither ? 1 : 0, blocks, clean, 128, &out,
-              128)
-          }
-        }
+        let declined = resolve(tile, p, origin.x, origin.y, dither, blocks, clean, &out)
         ResolveReference.kernels.resolveU8(tile, 32, 32, origin.x, origin.y, dither, p, &expected, 128)
         #expect(declined == 0)
         #expect(out == expected, "round \(round), dither \(dither), blocks \(String(blocks, radix: 16))")
