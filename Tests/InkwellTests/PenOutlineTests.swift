@@ -95,4 +95,55 @@ struct PenOutlineTests {
     #expect(worst < 0.12, "a pixel's coverage differs by \(worst)")
     #expect(abs(drawn - sampled) < 0.006 * sampled, "area \(drawn) against \(sampled)")
   }
+
+  @Test("speed scales are the windowed mean speed's thinning, float for float, at every length")
+  func speedScalesMatchTheirWindows() {
+    var rng = SeededGenerator(seed: 0x5EED_0005)
+    for n in 2...41 {
+      for trial in 0..<6 {
+        var time: Float = 0
+        var location = Point(x: 10, y: 10)
+        let points: [StrokePath.TipPoint] = (0..<n).map { i in
+          if i > 0 {
+            // Steady, fast and invalid steps: equal or reversed times, an infinite distance.
+            switch rng.next() % 8 {
+            case 0: time += 0
+            case 1: time -= 0.001
+            case 2 where trial == 5: location.x = .infinity
+            default: time += rng.float(0.0005...0.05)
+            }
+            location = Point(x: location.x + rng.float(0...12), y: location.y + rng.float(-6...6))
+          }
+          return StrokePath.TipPoint(location: location, timeOffset: time, width: 4, force: 1, opacity: 1)
+        }
+        // The definition: speeds max(k − 5, 0) ..< min(k + 4, n − 1) around sample k, an invalid
+        // one counted as 0 and left out of the divisor, their mean through `speedScale`.
+        var speeds: [Float] = []
+        var validity: [Bool] = []
+        for k in 0..<(n - 1) {
+          let dt = points[k + 1].timeOffset - points[k].timeOffset
+          let d = points[k].location.distance(to: points[k + 1].location)
+          let valid = dt > 1e-6 && dt.isFinite && d.isFinite
+          speeds.append(valid ? d / dt : 0)
+          validity.append(valid)
+        }
+        let expected: [Float] = (0..<n).map { k in
+          let window = Swift.max(k - 5, 0)..<Swift.min(k + 4, n - 1)
+          var sum: Float = 0
+          for j in window { sum += speeds[j] }
+          let count = window.filter { validity[$0] }.count
+          return count > 0 ? PenBrush.speedScale(sum / Float(count)) : 1
+        }
+        var scales = [Float](repeating: .nan, count: n)
+        let written = points.withUnsafeBufferPointer { points in
+          scales.withUnsafeMutableBufferPointer { PenBrush.speedScales(of: points, into: $0) }
+        }
+        if written {
+          #expect(scales.map(\.bitPattern) == expected.map(\.bitPattern), "\(n) samples, trial \(trial)")
+        } else {
+          #expect(expected.allSatisfy { $0 == 1 }, "\(n) samples, trial \(trial): scales below 1 not written")
+        }
+      }
+    }
+  }
 }

@@ -90,89 +90,83 @@ public enum PenBrush {
   /// over a window of ±4 samples so a jittery timestamp does not notch the outline. Samples without
   /// time (every timeOffset equal) are all 1. Written into `scales`, as many as `points`; `false`,
   /// writing nothing, when every scale is 1.
+  ///
+  /// Sample k's window is speeds max(k − 5, 0) ..< min(k + 4, n − 1), summed in order. The speeds
+  /// sit between five zeros in front and zeros behind, so every window is nine terms, eight samples
+  /// at a time, and the zeros a window reaches past either end add nothing: the sums are the floats
+  /// the cut windows give. (A stroke on a thumbnail has a dozen samples, all of them near an end.)
   static func speedScales(
     of points: UnsafeBufferPointer<StrokePath.TipPoint>, into scales: UnsafeMutableBufferPointer<Float>
   ) -> Bool {
     let n = points.count
-    guard n > 1 else { return false }
-    return withUnsafeTemporaryAllocation(of: Float.self, capacity: n - 1) { speeds in
-      withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * n) { counts in
-        // An invalid speed counts as +0 in the sums below (which leaves a sum of non-negative
-        // speeds unchanged); running counts of the valid ones and of those above the steady speed
-        // give each window's divisor and say whether it can thin the line at all.
-        let validBefore = UnsafeMutableBufferPointer(rebasing: counts[0..<n])
-        let fastBefore = UnsafeMutableBufferPointer(rebasing: counts[n..<(2 * n)])
-        var valid = 0
-        var fast = 0
-        validBefore[0] = 0
-        fastBefore[0] = 0
+    // Counts are 32-bit lanes, converted to floats in one instruction; a stroke of 2³¹ samples
+    // (tens of gigabytes) keeps its width.
+    guard n > 1, n < Int(Int32.max) - 16 else { return false }
+    let padded = (n + 7) & ~7
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: padded + 8) { speeds in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: 2 * (padded + 9)) { counts in
+        // An invalid speed counts as +0 in the sums (which leaves a sum of non-negative speeds
+        // unchanged); running counts of the valid ones and of those above the steady speed give
+        // each window's divisor and say whether it can thin the line at all. speeds[5 + k] is the
+        // speed from sample k to k + 1; validBefore[5 + q] counts the valid speeds before
+        // clamp(q, 0, n − 1), so window k's count is validBefore[k + 9] − validBefore[k].
+        let validBefore = UnsafeMutableBufferPointer(rebasing: counts[0..<(padded + 9)])
+        let fastBefore = UnsafeMutableBufferPointer(rebasing: counts[(padded + 9)..<(2 * (padded + 9))])
+        speeds.initialize(repeating: 0)
+        validBefore.initialize(repeating: 0)
+        fastBefore.initialize(repeating: 0)
+        var valid: Int32 = 0
+        var fast: Int32 = 0
         for k in 0..<(n - 1) {
           let dt = points[k + 1].timeOffset - points[k].timeOffset
           let d = points[k].location.distance(to: points[k + 1].location)
-          var speed: Float = 0
           if dt > 1e-6, dt.isFinite, d.isFinite {
-            speed = d / dt
-            valid += 1
-            if speed > steadySpeed { fast += 1 }
+            let speed = d / dt
+            speeds[5 + k] = speed
+            valid &+= 1
+            if speed > steadySpeed { fast &+= 1 }
           }
-          speeds[k] = speed
-          validBefore[k + 1] = valid
-          fastBefore[k + 1] = fast
+          validBefore[6 + k] = valid
+          fastBefore[6 + k] = fast
         }
         // An average of speeds none of which exceeds the steady speed does not exceed it either
         // (each partial sum stays within the steady speed times its count of valid speeds): the
         // scale is 1, as the window would find.
         guard fast > 0 else { return false }
-        // Samples k from 5 to n − 5 average the whole window of speeds k − 5 ..< k + 4; the
-        // windows of the first and last few are cut by the stroke's ends.
-        @inline(__always) func window(_ k: Int, _ lower: Int, _ upper: Int) {
-          let count = validBefore[upper] - validBefore[lower]
-          guard count > 0, fastBefore[upper] > fastBefore[lower] else {
-            scales[k] = 1
-            return
-          }
-          var sum: Float = 0
-          if upper - lower == 9 {
-            for j in 0..<9 { sum += speeds[lower + j] }
-          } else {
-            for j in lower..<upper { sum += speeds[j] }
-          }
-          scales[k] = speedScale(sum / Float(count))
+        for q in (n + 5)..<(padded + 9) {
+          validBefore[q] = valid
+          fastBefore[q] = fast
         }
-        let headEnd = Swift.min(5, n)
-        let interiorEnd = Swift.max(n - 4, headEnd)
-        for k in 0..<headEnd { window(k, 0, Swift.min(k + 4, n - 1)) }
-        // Eight interior windows at a time: each lane makes the scalar window's sums, divisions
-        // and comparisons in the same order, so the scales are the same floats.
-        var k = headEnd
-        while k + 8 <= interiorEnd {
+        // Each lane makes the scalar window's sums, division and comparisons in the same order.
+        var k = 0
+        while k < n {
           var sum = SIMD8<Float>(repeating: 0)
-          for j in 0..<9 { sum += load8(speeds, k - 5 + j) }
-          let count = SIMD8<Float>(loadCounts8(validBefore, k + 4) &- loadCounts8(validBefore, k - 5))
-          let fastCount = SIMD8<Float>(loadCounts8(fastBefore, k + 4) &- loadCounts8(fastBefore, k - 5))
+          for j in 0..<9 { sum += load8(speeds, k + j) }
+          // Compared as floats: the standard library compares integer lanes one at a time.
+          let count = SIMD8<Float>(load8(validBefore, k + 9) &- load8(validBefore, k))
+          let fastCount = SIMD8<Float>(load8(fastBefore, k + 9) &- load8(fastBefore, k))
           let mean = sum / count
           let excess = (mean - steadySpeed) / (fastSpeed - steadySpeed)
           let scale = 1 - speedThinning * excess.replacing(with: 1, where: 1 .< excess)
           let thins = (count .> 0) .& (fastCount .> 0) .& (mean .> steadySpeed) .& (mean .< .infinity)
           let result = SIMD8<Float>(repeating: 1).replacing(with: scale, where: thins)
-          for l in 0..<8 { scales[k + l] = result[l] }
+          if k + 8 <= n {
+            UnsafeMutableRawPointer(scales.baseAddress! + k).storeBytes(of: result, as: SIMD8<Float>.self)
+          } else {
+            for l in 0..<(n - k) { scales[k + l] = result[l] }
+          }
           k += 8
         }
-        for k in k..<interiorEnd { window(k, k - 5, k + 4) }
-        for k in interiorEnd..<n { window(k, Swift.max(k - 5, 0), n - 1) }
         return true
       }
     }
   }
 
   @inline(__always)
-  private static func load8(_ values: UnsafeMutableBufferPointer<Float>, _ start: Int) -> SIMD8<Float> {
-    UnsafeRawPointer(values.baseAddress! + start).loadUnaligned(as: SIMD8<Float>.self)
-  }
-
-  @inline(__always)
-  private static func loadCounts8(_ counts: UnsafeMutableBufferPointer<Int>, _ start: Int) -> SIMD8<Int> {
-    UnsafeRawPointer(counts.baseAddress! + start).loadUnaligned(as: SIMD8<Int>.self)
+  private static func load8<Scalar: SIMDScalar>(
+    _ values: UnsafeMutableBufferPointer<Scalar>, _ start: Int
+  ) -> SIMD8<Scalar> {
+    UnsafeRawPointer(values.baseAddress! + start).loadUnaligned(as: SIMD8<Scalar>.self)
   }
 
   /// Diameter multiplier near the ends of a stroke `length` long, at arc length `s` from its start:
