@@ -112,9 +112,11 @@ public enum PenBrush {
         // clamp(q, 0, n − 1), so window k's count is validBefore[k + 9] − validBefore[k].
         let validBefore = UnsafeMutableBufferPointer(rebasing: counts[0..<(padded + 9)])
         let fastBefore = UnsafeMutableBufferPointer(rebasing: counts[(padded + 9)..<(2 * (padded + 9))])
+        // Every count is written once: the five in front and the first below, the loop's, and the
+        // totals behind once they are known.
         speeds.initialize(repeating: 0)
-        validBefore.initialize(repeating: 0)
-        fastBefore.initialize(repeating: 0)
+        UnsafeMutableBufferPointer(rebasing: validBefore[0..<6]).initialize(repeating: 0)
+        UnsafeMutableBufferPointer(rebasing: fastBefore[0..<6]).initialize(repeating: 0)
         var valid: Int32 = 0
         var fast: Int32 = 0
         for k in 0..<(n - 1) {
