@@ -65,7 +65,34 @@ struct StrokePathTests {
     #expect(points.count == parameters.count)
     for (t, p) in zip(parameters, points) {
       #expect(p == path.interpolatedTipPoint(at: t), "t = \(t)")
+      // The full point's blend is the oracle for the fields and their clamps.
+      #expect(p == StrokePath.TipPoint(path.interpolatedPoint(at: t)), "t = \(t)")
     }
+    #expect(path.interpolatedTipPoints(at: []).isEmpty)
+  }
+
+  @Test("tip points clamp width and force to 0 and opacity to 0…2, as the full point does")
+  func tipPointsClamped() {
+    // Control points out of range, as a document may hold them.
+    let forces: [Float] = [-0.5, 0.3, -0.2, 0.8, -1]
+    let opacities: [Float] = [2.5, 1, 3, 0.5, -1]
+    let widths: [Float] = [-1, 4, -2, 3, 5]
+    let path = StrokePath(
+      controlPoints: (0..<5).map { i in
+        var p = Self.point(Float(i) * 3, 0, t: Float(i) * 0.01, force: forces[i])
+        p.opacity = opacities[i]
+        p.size.width = widths[i]
+        return p
+      })
+    let parameters = stride(from: Float(0), through: 4, by: 0.125).map { $0 }
+    let points = path.interpolatedTipPoints(at: parameters)
+    var clamped = 0
+    for (t, p) in zip(parameters, points) {
+      #expect(p == StrokePath.TipPoint(path.interpolatedPoint(at: t)), "t = \(t)")
+      #expect(p.width >= 0 && p.force >= 0 && p.opacity >= 0 && p.opacity <= 2, "t = \(t)")
+      if p.width == 0 || p.force == 0 || p.opacity == 0 || p.opacity == 2 { clamped += 1 }
+    }
+    #expect(clamped > 10)
   }
 
   @Test("evenly spaced collinear points stay straight and evenly paced")
