@@ -593,6 +593,47 @@ private struct ContourWalker {
   /// most of an outline, are taken by the C loop in `walk` before they get here.)
   private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
     let w = Float(grid.width)
+    if a.x >= 0, a.x <= w, b.x >= 0, b.x <= w, a.y >= top, a.y <= bottom, b.y >= top, b.y <= bottom {
+      let x = tileLineCut(a.x, b.x)
+      let y = tileLineCut(a.y, b.y)
+      if x.lines < 2, y.lines < 2 {
+        var start = clamp(a)
+        let (first, second) = x.t <= y.t ? (x.t, y.t) : (y.t, x.t)
+        if first > 0 && first < 1 {
+          let end = clamp(point(a, b, first))
+          piece(from: start, to: end, into: &binner)
+          start = end
+        }
+        if second > 0 && second < 1 {
+          let end = clamp(point(a, b, second))
+          piece(from: start, to: end, into: &binner)
+          start = end
+        }
+        piece(from: start, to: clamp(b), into: &binner)
+        return
+      }
+    }
+    edgeCutAnywhere(from: a, to: b, into: &binner)
+  }
+
+  /// For an edge from `p` to `q` along one axis, both inside the canvas: how many tile lines it
+  /// crosses inside its span (2 for two or more) and, for one, the parameter there, as the
+  /// general cut computes it (0 otherwise, which no piece takes). A pixel-long edge crosses at
+  /// most one tile line an axis and no border; this spares it the general cut's scratch and sort.
+  @inline(__always)
+  private func tileLineCut(_ p: Float, _ q: Float) -> (lines: Int, t: Float) {
+    guard p != q else { return (0, 0) }
+    let lo = Swift.min(p, q)
+    let hi = Swift.max(p, q)
+    let k = (lo / tile).rounded(.up)
+    guard k * tile < hi else { return (0, 0) }
+    guard (k + 1) * tile >= hi else { return (2, 0) }
+    return (1, (k * tile - p) / (q - p))
+  }
+
+  /// `edge(from:to:into:)` for any edge: cut at the canvas border and at every tile line.
+  private mutating func edgeCutAnywhere(from a: Point, to b: Point, into binner: inout TileBinner) {
+    let w = Float(grid.width)
     // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border: at
     // most two border cuts an axis and one a tile line inside its clamped span, held on the stack
     // (an array kept for them asked three times an edge whether it was still unique).
