@@ -540,6 +540,8 @@ private struct ContourWalker {
   let grid: TileGrid
   var region: TileBinner.Region
   let tile = Float(TileGrid.tileSize)
+  /// 1 / `tile`: a power of two, so multiplying by it gives the quotient's exact float.
+  private static let perTile = 1 / Float(TileGrid.tileSize)
 
   /// The piece before the current one: its row, column (canvas tiles) and whether one exists.
   private var previousRow = 0
@@ -625,7 +627,7 @@ private struct ContourWalker {
     guard p != q else { return (0, 0) }
     let lo = Swift.min(p, q)
     let hi = Swift.max(p, q)
-    let k = (lo / tile).rounded(.up)
+    let k = (lo * Self.perTile).rounded(.up)
     guard k * tile < hi else { return (0, 0) }
     guard (k + 1) * tile >= hi else { return (2, 0) }
     return (1, (k * tile - p) / (q - p))
@@ -656,7 +658,7 @@ private struct ContourWalker {
         if p < low || q < low { add((low - p) / (q - p)) }
         if p > high || q > high { add((high - p) / (q - p)) }
         guard lo < hi else { return }
-        var k = (lo / tile).rounded(.up)
+        var k = (lo * Self.perTile).rounded(.up)
         while k * tile < hi {
           add((k * tile - p) / (q - p))
           k += 1
@@ -680,8 +682,8 @@ private struct ContourWalker {
   private func point(_ a: Point, _ b: Point, _ t: Float) -> Point {
     var p = Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
     // Land exactly on the tile border the cut was made at.
-    let rx = (p.x / tile).rounded() * tile
-    let ry = (p.y / tile).rounded() * tile
+    let rx = (p.x * Self.perTile).rounded() * tile
+    let ry = (p.y * Self.perTile).rounded() * tile
     if abs(p.x - rx) < 1e-3 { p.x = rx }
     if abs(p.y - ry) < 1e-3 { p.y = ry }
     return p
@@ -696,8 +698,8 @@ private struct ContourWalker {
   private mutating func piece(from a: Point, to b: Point, into binner: inout TileBinner) {
     guard a != b else { return }
     let mid = Point(x: (a.x + b.x) * 0.5, y: (a.y + b.y) * 0.5)
-    let col = Swift.min(Swift.max(Int(mid.x / tile), region.col0), region.col0 + region.cols - 1)
-    let row = Swift.min(Swift.max(Int(mid.y / tile), region.row0), region.row0 + region.rows - 1)
+    let col = Swift.min(Swift.max(Int(mid.x * Self.perTile), region.col0), region.col0 + region.cols - 1)
+    let row = Swift.min(Swift.max(Int(mid.y * Self.perTile), region.row0), region.row0 + region.rows - 1)
     if hasPrevious {
       if row != previousRow || col != previousCol {
         transition(fromRow: previousRow, fromCol: previousCol, toRow: row, toCol: col, at: a, into: &binner)
