@@ -161,15 +161,51 @@ typedef struct {
   float x0, y0, x1, y1;
 } inkwell_tile_piece;
 
-/// Binning's inner loop (bin.c). `points` are x, y pairs; edge i runs from point i − 1 to point i.
-/// From edge `first` (≥ 1) up to `end`, appends every edge that starts and ends inside the canvas
-/// rows [0, width) × [top, bottom) and in tile (`col`, `row`) to `pieces` as that tile's piece
-/// (horizontal ones are skipped: they carry no winding), numbering them `local_tile`. Stops at the
-/// first edge that does not qualify, or when `*count` reaches `capacity`; returns that edge's
-/// index and leaves the number of pieces in `*count`.
-size_t inkwell_bin_edges_in_tile(const float *points, size_t first, size_t end, int col, int row,
-                                 int32_t local_tile, float width, float top, float bottom,
-                                 inkwell_tile_piece *pieces, size_t *count, size_t capacity);
+/// A winding of `sign` down the left edge of region tile `local_tile`, from `y` (tile
+/// coordinates) to the tile's bottom; `next` is the tile's partial column before it (−1: none).
+typedef struct {
+  int32_t local_tile;
+  float y;
+  int32_t sign;
+  int32_t next;
+} inkwell_partial_column;
+
+/// Binning's walk of one path (bin.c): the caller sets the canvas, the path's region of tiles and
+/// its zeroed backdrop differences, and empties `piece_count` and `partial_count`; the walk
+/// appends the path's pieces (numbered by region tile, row-major), its partial columns (linked
+/// per tile from `partial_heads`, which the first one sets up) and the windings carried across
+/// tile rows. The buffers are the walk's own, grown as needed and kept from path to path; free
+/// them with `inkwell_bin_walk_free`. Zero-initialize a new walk.
+typedef struct {
+  float width, top, bottom;
+  int32_t col0, row0, cols, rows;
+  /// rows × (cols + 1) differences: entry (r, c + 1) is added to every tile right of column c.
+  int32_t *backdrop_delta;
+  inkwell_tile_piece *pieces;
+  size_t piece_count, piece_capacity;
+  inkwell_partial_column *partials;
+  size_t partial_count, partial_capacity;
+  int32_t *partial_heads;
+  size_t head_capacity;
+  float *cuts;
+  size_t cut_capacity;
+  int32_t previous_row, previous_col, has_previous, first_row, first_col;
+  float first_y;
+} inkwell_bin_walk;
+
+/// Walks one closed contour of `count` points (x, y pairs; edge i runs from point i − 1 to point
+/// i, edge 0 from the last point): every edge clamped to the canvas, cut at tile borders into
+/// pieces, each belonging to the tile its midpoint lies in.
+void inkwell_bin_walk_contour(inkwell_bin_walk *walk, const float *points, size_t count);
+
+/// Appends a piece of region tile `tile`.
+void inkwell_bin_walk_add_piece(inkwell_bin_walk *walk, int32_t tile, float x0, float y0, float x1, float y1);
+
+/// Makes room for at least `pieces` pieces.
+void inkwell_bin_walk_reserve(inkwell_bin_walk *walk, size_t pieces);
+
+/// Frees the walk's buffers and zeroes it.
+void inkwell_bin_walk_free(inkwell_bin_walk *walk);
 
 /// Asks for the cache lines of up to the first 64 of `count` lines (x0, y0, x1, y1 quadruples),
 /// for reading: the rasterizer names the next tile entry's pieces while it fills the current one.

@@ -20,10 +20,9 @@
 //     segments of the long pieces, on thumbnails two fifths.
 // Tiles whose backdrop is non-zero but that no piece touches are filled solid.
 //
-// Most edges of a flattened outline are a pixel or two long and start and end in the tile of the
-// piece before them: such runs are stored by one C loop (shaders-cpu/bin.c), which on the sketch
-// scene took binning from about 200 to about 70 instructions an edge; the walker here handles
-// every edge that is cut, leaves the canvas or changes tile.
+// The walk along each contour, the cutting and the winding terms are C (shaders-cpu/bin.c, which
+// says what it measured); this file sets up each path's region, turns the summed partial columns
+// into pieces, sorts the pieces by tile and makes the tile entries.
 
 import Dispatch
 import InkwellKernels
@@ -110,22 +109,13 @@ public struct TileBinner {
   private var segments: [TileSegment] = []
 
   // Per-primitive scratch, reused.
-  // The current path's pieces, tagged with their tile in the region: a buffer of its own rather
-  // than an array, since appending here is the innermost step of binning. `pieceStorage` owns the
-  // memory; a copied binner gets fresh storage on its next `add`.
-  private var pieceStorage = ScratchBuffer<inkwell_tile_piece>(capacity: 1024)
-  private var pieces: UnsafeMutablePointer<inkwell_tile_piece>
-  private var pieceCapacity = 1024
-  private var pieceCount = 0
+  // The current path's walk (shaders-cpu/bin.c): its pieces, tagged with their tile in the
+  // region, its partial columns (see the module head, summed per tile in `emit`) and the buffers
+  // behind them, kept from path to path. A copied binner gets a fresh walk on its next `add`.
+  private var walkStorage = BinWalk()
   /// The current path's pieces sorted by tile, before they join `segments` in one copy (appending
   /// placeholders to sort into in place cost a fill and an element-by-element append).
   private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
-  /// The current path's partial columns (see the module head), summed per tile in `emit`: each
-  /// links to the one before it in its tile (`next`, −1 ends), from the tile's entry in
-  /// `partialHeadStorage` (one per region tile).
-  private var partialStorage = ScratchBuffer<PartialColumn>(capacity: 64)
-  private var partialCount = 0
-  private var partialHeadStorage = ScratchBuffer<Int32>(capacity: 64)
   private var backdropDelta: [Int32] = []
   private var tileCounts: [Int32] = []
   private var cursor: [Int32] = []
@@ -133,7 +123,6 @@ public struct TileBinner {
   public init(grid: TileGrid, rowOffset: Int = 0) {
     self.grid = grid
     self.rowOffset = rowOffset
-    pieces = pieceStorage.base
   }
 
   /// A binner that fills `arrays` (empty, with whatever capacity they kept).
@@ -198,28 +187,35 @@ public struct TileBinner {
     let row0 = Int(Swift.max(bounds.minY, top) / t)
     let col1 = Swift.min(Int(Swift.min(bounds.maxX, w) / t), grid.tilesX - 1)
     let row1 = Swift.min(Int(Swift.min(bounds.maxY, bottom) / t), rowOffset + grid.tilesY - 1)
-    var region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
+    let region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
 
-    if !isKnownUniquelyReferenced(&pieceStorage) {
-      pieceStorage = ScratchBuffer<inkwell_tile_piece>(capacity: pieceCapacity)
-      pieces = pieceStorage.base
-    }
+    if !isKnownUniquelyReferenced(&walkStorage) { walkStorage = BinWalk() }
     if !isKnownUniquelyReferenced(&sortedStorage) {
       sortedStorage = ScratchBuffer<TileSegment>(capacity: sortedStorage.capacity)
     }
-    pieceCount = 0
-    if !isKnownUniquelyReferenced(&partialStorage) || !isKnownUniquelyReferenced(&partialHeadStorage) {
-      partialStorage = ScratchBuffer<PartialColumn>(capacity: partialStorage.capacity)
-      partialHeadStorage = ScratchBuffer<Int32>(capacity: partialHeadStorage.capacity)
-    }
-    partialCount = 0
     Self.zero(&backdropDelta, count: region.rows * (region.cols + 1))
-
-    var walker = ContourWalker(grid: grid, region: region, top: top, bottom: bottom)
-    path.forEachContour { contour in
-      walker.walk(contour, into: &self)
+    let walk = walkStorage.walk
+    backdropDelta.withUnsafeMutableBufferPointer { delta in
+      walk.pointee.width = w
+      walk.pointee.top = top
+      walk.pointee.bottom = bottom
+      walk.pointee.col0 = Int32(truncatingIfNeeded: region.col0)
+      walk.pointee.row0 = Int32(truncatingIfNeeded: region.row0)
+      walk.pointee.cols = Int32(truncatingIfNeeded: region.cols)
+      walk.pointee.rows = Int32(truncatingIfNeeded: region.rows)
+      walk.pointee.backdrop_delta = delta.baseAddress
+      walk.pointee.piece_count = 0
+      walk.pointee.partial_count = 0
+      path.forEachContour { contour in
+        contour.withUnsafeBufferPointer { points in
+          guard let base = points.baseAddress else { return }
+          UnsafeRawPointer(base).withMemoryRebound(to: Float.self, capacity: 2 * points.count) {
+            inkwell_bin_walk_contour(walk, $0, points.count)
+          }
+        }
+      }
+      walk.pointee.backdrop_delta = nil
     }
-    region = walker.region
     emit(region: region, rule: rule, index: index, role: role)
   }
 
@@ -312,49 +308,18 @@ public struct TileBinner {
     var rows: Int
   }
 
-  /// A winding of `sign` down the left edge of tile `localTile`, from `y` (tile coordinates) to the
-  /// tile's bottom; `next` is the tile's partial column before it.
-  struct PartialColumn {
-    var localTile: Int32
-    var y: Float
-    var sign: Int32
-    var next: Int32
-  }
-
-  fileprivate mutating func addPartial(localTile: Int, y: Float, sign: Int32, regionTiles: Int) {
-    if partialCount == 0 {
-      if partialHeadStorage.capacity < regionTiles {
-        partialHeadStorage = ScratchBuffer<Int32>(
-          capacity: Swift.max(regionTiles, 2 * partialHeadStorage.capacity))
-      }
-      partialHeadStorage.base.update(repeating: -1, count: regionTiles)
-    }
-    if partialCount == partialStorage.capacity {
-      let larger = ScratchBuffer<PartialColumn>(capacity: 2 * partialCount)
-      larger.base.initialize(from: partialStorage.base, count: partialCount)
-      partialStorage = larger
-    }
-    let head = partialHeadStorage.base + localTile
-    (partialStorage.base + partialCount).initialize(
-      to: PartialColumn(localTile: Int32(truncatingIfNeeded: localTile), y: y, sign: sign, next: head.pointee)
-    )
-    head.pointee = Int32(truncatingIfNeeded: partialCount)
-    partialCount += 1
-  }
-
   /// The partial columns as pieces: per tile, sorted by `y`, the running winding between one
   /// crossing and the next (the last one to the tile's bottom) as vertical pieces on the left
   /// edge, down where it is positive and up where negative, one piece per unit; none where it is 0.
   /// Tiles in the order their first partial column came.
-  private mutating func addPartialPieces() {
-    let count = partialCount
-    guard count > 0 else { return }
-    let partials = partialStorage.base
-    let heads = partialHeadStorage.base
+  private func addPartialPieces() {
+    let walk = walkStorage.walk
+    let count = walk.pointee.partial_count
+    guard count > 0, let partials = walk.pointee.partials, let heads = walk.pointee.partial_heads else { return }
     let bottom = Float(TileGrid.tileSize)
-    withUnsafeTemporaryAllocation(of: PartialColumn.self, capacity: count) { list in
+    withUnsafeTemporaryAllocation(of: inkwell_partial_column.self, capacity: count) { list in
       for first in 0..<count {
-        let tile = Int(partials[first].localTile)
+        let tile = Int(partials[first].local_tile)
         guard heads[tile] >= 0 else { continue }
         // The tile's partial columns, sorted by y as they are taken (a path brings a few).
         var length = 0
@@ -377,52 +342,13 @@ public struct TileBinner {
           let from = list[k].y
           let to = k + 1 < length ? list[k + 1].y : bottom
           guard winding != 0, from < to else { continue }
-          let segment =
-            winding > 0
-            ? TileSegment(x0: 0, y0: from, x1: 0, y1: to)
-            : TileSegment(x0: 0, y0: to, x1: 0, y1: from)
-          for _ in 0..<Int(winding.magnitude) { addPiece(localTile: tile, segment) }
+          let (y0, y1) = winding > 0 ? (from, to) : (to, from)
+          for _ in 0..<Int(winding.magnitude) {
+            inkwell_bin_walk_add_piece(walk, Int32(truncatingIfNeeded: tile), 0, y0, 0, y1)
+          }
         }
       }
     }
-  }
-
-  fileprivate mutating func addPiece(localTile: Int, _ segment: TileSegment) {
-    if pieceCount == pieceCapacity { growPieces() }
-    (pieces + pieceCount).initialize(
-      to: inkwell_tile_piece(
-        tile: Int32(truncatingIfNeeded: localTile), x0: segment.x0, y0: segment.y0, x1: segment.x1,
-        y1: segment.y1))
-    pieceCount &+= 1
-  }
-
-  /// Appends the pieces of edges `first ..< end` of `points` (edge i from point i − 1 to i) for as
-  /// long as they stay inside tile (`row`, `col`) of `region` and the binned rows (see
-  /// `inkwell_bin_edges_in_tile`); returns the first edge not taken.
-  fileprivate mutating func addEdgesInTile(
-    _ points: UnsafeBufferPointer<Point>, from first: Int, to end: Int, row: Int, col: Int, region: Region
-  ) -> Int {
-    guard let base = points.baseAddress else { return first }
-    let floats = UnsafeRawPointer(base).assumingMemoryBound(to: Float.self)
-    let localTile = Int32(truncatingIfNeeded: (row - region.row0) * region.cols + (col - region.col0))
-    var next = first
-    while true {
-      var count = pieceCount
-      next = inkwell_bin_edges_in_tile(
-        floats, next, end, Int32(truncatingIfNeeded: col), Int32(truncatingIfNeeded: row), localTile,
-        Float(grid.width), top, bottom, pieces, &count, pieceCapacity)
-      pieceCount = count
-      guard next < end, pieceCount == pieceCapacity else { return next }
-      growPieces()
-    }
-  }
-
-  private mutating func growPieces() {
-    let larger = ScratchBuffer<inkwell_tile_piece>(capacity: pieceCapacity * 2)
-    larger.base.initialize(from: pieces, count: pieceCount)
-    pieceStorage = larger
-    pieces = larger.base
-    pieceCapacity *= 2
   }
 
   /// Grows a per-path table to at least `count` entries, zeroed, and returns whether it did: the
@@ -442,19 +368,16 @@ public struct TileBinner {
     table.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: count) }
   }
 
-  fileprivate mutating func addBackdrop(localRow: Int, afterLocalCol col: Int, _ winding: Int32, cols: Int) {
-    backdropDelta[localRow * (cols + 1) + col + 1] &+= winding
-  }
-
   /// `emit` for a path whose region is one tile (a short stroke on a small canvas): its pieces
   /// are that tile's in the order they came, with no sort by tile.
   private mutating func emitOneTile(region: Region, rule: FillRule, index: Int, role: TileEntry.Role) {
     addPartialPieces()
-    let count = pieceCount
+    let walk = walkStorage.walk
+    let count = walk.pointee.piece_count
     let winding = backdropDelta[0]
     guard count > 0 || rule.covers(winding: winding) else { return }
     let base = segments.count
-    let pieces = self.pieces
+    let pieces = walkStorage.pieces
     segments.reserveCapacity(base + count)
     for i in 0..<count {
       let piece = pieces[i]
@@ -476,8 +399,9 @@ public struct TileBinner {
     }
     addPartialPieces()
     Self.zero(&tileCounts, count: tiles + 1)
-    let count = pieceCount
-    let pieces = self.pieces
+    let walk = walkStorage.walk
+    let count = walk.pointee.piece_count
+    let pieces = walkStorage.pieces
     tileCounts.withUnsafeMutableBufferPointer { counts in
       for i in 0..<count { counts[Int(pieces[i].tile) + 1] &+= 1 }
       for i in 0..<tiles { counts[i + 1] &+= counts[i] }
@@ -534,242 +458,21 @@ private final class ScratchBuffer<Element>: @unchecked Sendable {
   deinit { base.deallocate() }
 }
 
-/// Walks a contour's edges, cutting them into tile pieces and recording the winding carried
-/// across tile borders (see the module head).
-private struct ContourWalker {
-  let grid: TileGrid
-  var region: TileBinner.Region
-  let tile = Float(TileGrid.tileSize)
-  /// 1 / `tile`: a power of two, so multiplying by it gives the quotient's exact float.
-  private static let perTile = 1 / Float(TileGrid.tileSize)
-
-  /// The piece before the current one: its row, column (canvas tiles) and whether one exists.
-  private var previousRow = 0
-  private var previousCol = 0
-  private var hasPrevious = false
-  private var firstRow = 0
-  private var firstCol = 0
-  private var firstPoint = Point.zero
-
-  /// The canvas rows binned, in pixels: edges are clamped to `top ... bottom`.
-  let top: Float
-  let bottom: Float
-
-  init(grid: TileGrid, region: TileBinner.Region, top: Float, bottom: Float) {
-    self.grid = grid
-    self.region = region
-    self.top = top
-    self.bottom = bottom
+/// Owns a binner's path walk (`inkwell_bin_walk`) and the buffers it grows.
+private final class BinWalk: @unchecked Sendable {
+  let walk: UnsafeMutablePointer<inkwell_bin_walk>
+  init() {
+    walk = .allocate(capacity: 1)
+    walk.initialize(to: inkwell_bin_walk())
+    inkwell_bin_walk_reserve(walk, 1024)
   }
 
-  mutating func walk(_ contour: ArraySlice<Point>, into binner: inout TileBinner) {
-    hasPrevious = false
-    contour.withUnsafeBufferPointer { points in
-      guard var previous = points.last else { return }
-      let count = points.count
-      var i = 0
-      while i < count {
-        let point = points[i]
-        edge(from: previous, to: point, into: &binner)
-        previous = point
-        i += 1
-        // The edges that follow in the same tile go through the C loop.
-        if hasPrevious && i < count {
-          let next = binner.addEdgesInTile(
-            points, from: i, to: count, row: previousRow, col: previousCol, region: region)
-          if next > i {
-            previous = points[next - 1]
-            i = next
-          }
-        }
-      }
-    }
-    if hasPrevious {
-      transition(
-        fromRow: previousRow, fromCol: previousCol, toRow: firstRow, toCol: firstCol, at: firstPoint,
-        into: &binner)
-    }
+  /// The pieces buffer, which `init` makes and the walk only ever moves.
+  var pieces: UnsafeMutablePointer<inkwell_tile_piece> { walk.pointee.pieces! }
+  deinit {
+    inkwell_bin_walk_free(walk)
+    walk.deallocate()
   }
-
-  /// Cuts one edge at the canvas border and at tile borders. (Runs of edges inside one tile,
-  /// most of an outline, are taken by the C loop in `walk` before they get here.)
-  private mutating func edge(from a: Point, to b: Point, into binner: inout TileBinner) {
-    let w = Float(grid.width)
-    if a.x >= 0, a.x <= w, b.x >= 0, b.x <= w, a.y >= top, a.y <= bottom, b.y >= top, b.y <= bottom {
-      let x = tileLineCut(a.x, b.x)
-      let y = tileLineCut(a.y, b.y)
-      if x.lines < 2, y.lines < 2 {
-        var start = clamp(a)
-        let (first, second) = x.t <= y.t ? (x.t, y.t) : (y.t, x.t)
-        if first > 0 && first < 1 {
-          let end = clamp(point(a, b, first))
-          piece(from: start, to: end, into: &binner)
-          start = end
-        }
-        if second > 0 && second < 1 {
-          let end = clamp(point(a, b, second))
-          piece(from: start, to: end, into: &binner)
-          start = end
-        }
-        piece(from: start, to: clamp(b), into: &binner)
-        return
-      }
-    }
-    edgeCutAnywhere(from: a, to: b, into: &binner)
-  }
-
-  /// For an edge from `p` to `q` along one axis, both inside the canvas: how many tile lines it
-  /// crosses inside its span (2 for two or more) and, for one, the parameter there, as the
-  /// general cut computes it (0 otherwise, which no piece takes). A pixel-long edge crosses at
-  /// most one tile line an axis and no border; this spares it the general cut's scratch and sort.
-  @inline(__always)
-  private func tileLineCut(_ p: Float, _ q: Float) -> (lines: Int, t: Float) {
-    guard p != q else { return (0, 0) }
-    let lo = Swift.min(p, q)
-    let hi = Swift.max(p, q)
-    let k = (lo * Self.perTile).rounded(.up)
-    guard k * tile < hi else { return (0, 0) }
-    guard (k + 1) * tile >= hi else { return (2, 0) }
-    return (1, (k * tile - p) / (q - p))
-  }
-
-  /// `edge(from:to:into:)` for any edge: cut at the canvas border and at every tile line.
-  private mutating func edgeCutAnywhere(from a: Point, to b: Point, into binner: inout TileBinner) {
-    let w = Float(grid.width)
-    // Parameters where the edge crosses a line x = k·tile, y = k·tile, or the canvas border: at
-    // most two border cuts an axis and one a tile line inside its clamped span, held on the stack
-    // (an array kept for them asked three times an edge whether it was still unique).
-    @inline(__always) func bound(_ p: Float, _ q: Float, low: Float, high: Float) -> Int {
-      let span = Swift.min(Swift.max(p, q), high) - Swift.max(Swift.min(p, q), low)
-      return 4 + (span > 0 ? Int(span / tile) : 0)
-    }
-    let capacity = bound(a.x, b.x, low: 0, high: w) + bound(a.y, b.y, low: top, high: bottom)
-    withUnsafeTemporaryAllocation(of: Float.self, capacity: capacity) { buffer in
-      var count = 0
-      @inline(__always) func add(_ t: Float) {
-        guard count < buffer.count else { return }
-        buffer[count] = t
-        count += 1
-      }
-      func addCuts(_ p: Float, _ q: Float, low: Float, high: Float) {
-        guard p != q else { return }
-        let lo = Swift.max(Swift.min(p, q), low)
-        let hi = Swift.min(Swift.max(p, q), high)
-        if p < low || q < low { add((low - p) / (q - p)) }
-        if p > high || q > high { add((high - p) / (q - p)) }
-        guard lo < hi else { return }
-        var k = (lo * Self.perTile).rounded(.up)
-        while k * tile < hi {
-          add((k * tile - p) / (q - p))
-          k += 1
-        }
-      }
-      addCuts(a.x, b.x, low: 0, high: w)
-      addCuts(a.y, b.y, low: top, high: bottom)
-      var cuts = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
-      cuts.sort()
-
-      var start = clamp(a)
-      for t in cuts where t > 0 && t < 1 {
-        let end = clamp(point(a, b, t))
-        piece(from: start, to: end, into: &binner)
-        start = end
-      }
-      piece(from: start, to: clamp(b), into: &binner)
-    }
-  }
-
-  private func point(_ a: Point, _ b: Point, _ t: Float) -> Point {
-    var p = Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
-    // Land exactly on the tile border the cut was made at.
-    let rx = (p.x * Self.perTile).rounded() * tile
-    let ry = (p.y * Self.perTile).rounded() * tile
-    if abs(p.x - rx) < 1e-3 { p.x = rx }
-    if abs(p.y - ry) < 1e-3 { p.y = ry }
-    return p
-  }
-
-  private func clamp(_ p: Point) -> Point {
-    Point(
-      x: Swift.min(Swift.max(p.x, 0), Float(grid.width)),
-      y: Swift.min(Swift.max(p.y, top), bottom))
-  }
-
-  private mutating func piece(from a: Point, to b: Point, into binner: inout TileBinner) {
-    guard a != b else { return }
-    let mid = Point(x: (a.x + b.x) * 0.5, y: (a.y + b.y) * 0.5)
-    let col = Swift.min(Swift.max(Int(mid.x * Self.perTile), region.col0), region.col0 + region.cols - 1)
-    let row = Swift.min(Swift.max(Int(mid.y * Self.perTile), region.row0), region.row0 + region.rows - 1)
-    if hasPrevious {
-      if row != previousRow || col != previousCol {
-        transition(fromRow: previousRow, fromCol: previousCol, toRow: row, toCol: col, at: a, into: &binner)
-      }
-    } else {
-      hasPrevious = true
-      firstRow = row
-      firstCol = col
-      firstPoint = a
-    }
-    previousRow = row
-    previousCol = col
-    if a.y != b.y {
-      let ox = Float(col) * tile
-      let oy = Float(row) * tile
-      binner.addPiece(
-        localTile: (row - region.row0) * region.cols + (col - region.col0),
-        TileSegment(x0: a.x - ox, y0: a.y - oy, x1: b.x - ox, y1: b.y - oy))
-    }
-  }
-
-  /// The winding terms where one piece ends and the next begins, at `p`: the ending piece takes
-  /// away, and the beginning piece brings, the part of the tile row's height below `p` to every
-  /// tile right of it.
-  private mutating func transition(
-    fromRow: Int, fromCol: Int, toRow: Int, toCol: Int, at p: Point, into binner: inout TileBinner
-  ) {
-    if fromRow == toRow {
-      guard fromCol != toCol else { return }
-      let top = Float(fromRow) * tile
-      if p.y <= top {
-        binner.addBackdrop(
-          localRow: fromRow - region.row0, afterLocalCol: fromCol - region.col0, -1, cols: region.cols)
-        binner.addBackdrop(
-          localRow: toRow - region.row0, afterLocalCol: toCol - region.col0, 1, cols: region.cols)
-      } else if p.y < top + tile {
-        let y = p.y - top
-        if fromCol < toCol {
-          for c in (fromCol + 1)...toCol { partial(row: fromRow, col: c, y: y, sign: -1, into: &binner) }
-        } else {
-          for c in (toCol + 1)...fromCol { partial(row: fromRow, col: c, y: y, sign: 1, into: &binner) }
-        }
-      }
-      return
-    }
-    carry(row: fromRow, afterCol: fromCol, y: p.y, sign: -1, into: &binner)
-    carry(row: toRow, afterCol: toCol, y: p.y, sign: 1, into: &binner)
-  }
-
-  /// `sign` × the part of row `row` below `y`, for every tile of the row right of `afterCol`.
-  private mutating func carry(row: Int, afterCol: Int, y: Float, sign: Int32, into binner: inout TileBinner) {
-    let top = Float(row) * tile
-    if y <= top {
-      binner.addBackdrop(
-        localRow: row - region.row0, afterLocalCol: afterCol - region.col0, sign, cols: region.cols)
-    } else if y < top + tile {
-      let last = region.col0 + region.cols - 1
-      guard afterCol < last else { return }
-      for c in (afterCol + 1)...last { partial(row: row, col: c, y: y - top, sign: sign, into: &binner) }
-    }
-  }
-
-  /// A winding of `sign` down the left edge of tile (row, col), from local `y` to the bottom
-  /// (summed with the path's others there before it becomes pieces).
-  private func partial(row: Int, col: Int, y: Float, sign: Int32, into binner: inout TileBinner) {
-    binner.addPartial(
-      localTile: (row - region.row0) * region.cols + (col - region.col0), y: y, sign: sign,
-      regionTiles: region.rows * region.cols)
-  }
-
 }
 
 extension FillRule {
