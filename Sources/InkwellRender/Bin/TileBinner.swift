@@ -315,7 +315,9 @@ public struct TileBinner {
   private func addPartialPieces() {
     let walk = walkStorage.walk
     let count = walk.pointee.partial_count
-    guard count > 0, let partials = walk.pointee.partials, let heads = walk.pointee.partial_heads else { return }
+    guard count > 0, let partials = walk.pointee.partials, let heads = walk.pointee.partial_heads else {
+      return
+    }
     let bottom = Float(TileGrid.tileSize)
     withUnsafeTemporaryAllocation(of: inkwell_partial_column.self, capacity: count) { list in
       for first in 0..<count {
