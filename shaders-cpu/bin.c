@@ -6,9 +6,12 @@
 // Most edges of a flattened outline are a pixel or two long and stay in the tile of the piece
 // before them: such runs take the innermost loop (no cut, no change of tile). Most of the others
 // cross one tile line and no canvas border, and are cut without a scratch list; the rest collect
-// their cuts along each axis in order and merge the two. The walk had been Swift with this C loop
-// for the runs; in C whole, with no call back per crossing edge, binning the thumbnails took
-// about two thirds of the instructions.
+// their cuts along each axis in order and merge the two. The walk had been Swift around this C
+// loop for the runs, an edge that left its tile costing about 500 instructions (a scratch list
+// and a sort for its cuts, checked arithmetic, a call back per run). In C whole, binning the 200
+// thumbnails (warm-up and one run, callgrind) took 135.6 → 114.8 M instructions, the walk itself
+// (all but the bounds, the sort by tile and the entries) about 88 → 63 M; sketch 300.6 → 240.9 M,
+// notes 23.2 → 18.9 M.
 //
 // Every float operation is the one the Swift walk made, in the same order (no contraction), so
 // the pieces and windings are the same bit for bit.
