@@ -118,8 +118,12 @@ static void transition(inkwell_bin_walk *w, int32_t from_row, int32_t from_col, 
   carry(w, to_row, to_col, y, 1);
 }
 
-static inline int32_t clamp_index(int32_t v, int32_t low, int32_t high) {
-  return v < low ? low : (v > high ? high : v);
+// The tile index ⌊v⌋ clamped to low…high (for v ≥ 0 as the truncating conversion gives it), NaN
+// taken as low; no conversion of a value out of range.
+static inline int32_t tile_index(float v, int32_t low, int32_t high) {
+  if (!(v >= (float)low)) return low;
+  if (!(v < (float)high + 1.0f)) return high;
+  return (int32_t)v;
 }
 
 // One piece from a to b (both clamped to the canvas): its tile, by its midpoint within the
@@ -128,8 +132,8 @@ static void piece(inkwell_bin_walk *w, float ax, float ay, float bx, float by) {
   if (ax == bx && ay == by) return;
   const float mx = (ax + bx) * 0.5f;
   const float my = (ay + by) * 0.5f;
-  const int32_t col = clamp_index((int32_t)(mx * PER_TILE), w->col0, w->col0 + w->cols - 1);
-  const int32_t row = clamp_index((int32_t)(my * PER_TILE), w->row0, w->row0 + w->rows - 1);
+  const int32_t col = tile_index(mx * PER_TILE, w->col0, w->col0 + w->cols - 1);
+  const int32_t row = tile_index(my * PER_TILE, w->row0, w->row0 + w->rows - 1);
   if (w->has_previous) {
     if (row != w->previous_row || col != w->previous_col) {
       transition(w, w->previous_row, w->previous_col, row, col, ay);
@@ -194,7 +198,10 @@ static size_t axis_cuts(inkwell_bin_walk *w, size_t start, float p, float q, flo
   float k0 = 0.0f;
   if (lo < hi) {
     k0 = ceilf(lo * PER_TILE);
-    for (float k = k0; k * TILE < hi; k += 1.0f) lines++;
+    // At most one line a tile of the span (the bound stops a float count that no longer grows,
+    // on a canvas over 2²⁴ tiles wide, where k + 1 rounds back to k).
+    const double most = (double)hi * (double)PER_TILE - (double)k0 + 2.0;
+    for (float k = k0; k * TILE < hi && (double)lines < most; k += 1.0f) lines++;
   }
   const size_t count = lines + 2;
   w->cuts = grow(w->cuts, &w->cut_capacity, start + count, sizeof *w->cuts);

@@ -435,4 +435,24 @@ struct DeterminismTests {
     #expect(one == three)
     #expect(one.pixels.contains { $0 != 0 })
   }
+
+  @Test("a path with NaN, infinite and huge points among finite ones renders, the same on any thread count")
+  func nonFinitePoints() {
+    // The bounds pass over NaN, so the binner walks edges to and from it; and over coordinates
+    // far off the canvas, whose cuts and pieces clamp to it.
+    let odd: [Float] = [.nan, .infinity, -.infinity, 3e38, -3e38]
+    let primitives = odd.enumerated().map { index, value in
+      let x = 20 + Float(index) * 40
+      let contour = [
+        Point(x: x, y: 10), Point(x: x + 30, y: 12), Point(x: value, y: 50), Point(x: x + 25, y: 90),
+        Point(x: x, y: value), Point(x: x + 5, y: 60),
+      ]
+      return Primitive(
+        path: FlatPath(contours: [contour]), color: LinearColor(Color(red: 0.1, green: 0.2, blue: 0.7, alpha: 0.6)))
+    }
+    let one = Renderer(threads: 1).render(primitives, width: 230, height: 100, background: .white)
+    let two = Renderer(threads: 2).render(primitives, width: 230, height: 100, background: .white)
+    #expect(one == two)
+    #expect(one == Renderer(threads: 1).render(primitives, width: 230, height: 100, background: .white))
+  }
 }
