@@ -447,8 +447,8 @@ struct DeterminismTests {
         Point(x: x, y: 10), Point(x: x + 30, y: 12), Point(x: value, y: 50), Point(x: x + 25, y: 90),
         Point(x: x, y: value), Point(x: x + 5, y: 60),
       ]
-      return Primitive(
-        path: FlatPath(contours: [contour]), color: LinearColor(Color(red: 0.1, green: 0.2, blue: 0.7, alpha: 0.6)))
+      let color = LinearColor(Color(red: 0.1, green: 0.2, blue: 0.7, alpha: 0.6))
+      return Primitive(path: FlatPath(contours: [contour]), color: color)
     }
     let one = Renderer(threads: 1).render(primitives, width: 230, height: 100, background: .white)
     let two = Renderer(threads: 2).render(primitives, width: 230, height: 100, background: .white)
