@@ -119,11 +119,12 @@ static void transition(inkwell_bin_walk *w, int32_t from_row, int32_t from_col, 
 }
 
 // The tile index ⌊v⌋ clamped to low…high (for v ≥ 0 as the truncating conversion gives it), NaN
-// taken as low; no conversion of a value out of range.
+// taken as low: clamped as a float first, so no value out of range is converted.
 static inline int32_t tile_index(float v, int32_t low, int32_t high) {
-  if (!(v >= (float)low)) return low;
-  if (!(v < (float)high + 1.0f)) return high;
-  return (int32_t)v;
+  const float lo = (float)low, hi = (float)high;
+  float c = v >= lo ? v : lo;
+  c = c <= hi ? c : hi;
+  return (int32_t)c;
 }
 
 // One piece from a to b (both clamped to the canvas): its tile, by its midpoint within the
