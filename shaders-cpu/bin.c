@@ -58,7 +58,51 @@ void inkwell_bin_walk_free(inkwell_bin_walk *w) {
   free(w->partials);
   free(w->partial_heads);
   free(w->cuts);
+  free(w->sorted);
+  free(w->spans);
+  free(w->counts);
   memset(w, 0, sizeof *w);
+}
+
+size_t inkwell_bin_walk_sort(inkwell_bin_walk *w, const int32_t *backdrop_delta, int even_odd) {
+  const size_t tiles = (size_t)w->cols * (size_t)w->rows;
+  const size_t count = w->piece_count;
+  w->counts = grow(w->counts, &w->count_capacity, tiles + 1, sizeof *w->counts);
+  w->spans = grow(w->spans, &w->span_capacity, tiles, sizeof *w->spans);
+  w->sorted = grow(w->sorted, &w->sorted_capacity, 4 * (count > 0 ? count : 1), sizeof *w->sorted);
+  uint32_t *counts = w->counts;
+  // A counting sort: each tile's pieces start where the tiles before it end.
+  memset(counts, 0, (tiles + 1) * sizeof *counts);
+  const inkwell_tile_piece *pieces = w->pieces;
+  for (size_t i = 0; i < count; i++) counts[pieces[i].tile + 1]++;
+  for (size_t t = 0; t < tiles; t++) counts[t + 1] += counts[t];
+  // The first pass's totals become the cursors; each tile's start is then its count before it.
+  float *sorted = w->sorted;
+  for (size_t i = 0; i < count; i++) {
+    const inkwell_tile_piece piece = pieces[i];
+    float *to = sorted + 4 * (size_t)counts[piece.tile]++;
+    to[0] = piece.x0;
+    to[1] = piece.y0;
+    to[2] = piece.x1;
+    to[3] = piece.y1;
+  }
+  // counts[t] is now where tile t ends, that is where tile t + 1 starts.
+  size_t listed = 0;
+  const size_t cols = (size_t)w->cols;
+  for (size_t row = 0; row < (size_t)w->rows; row++) {
+    int32_t winding = 0;
+    const int32_t *delta = backdrop_delta + row * (cols + 1);
+    for (size_t col = 0; col < cols; col++) {
+      winding = (int32_t)((uint32_t)winding + (uint32_t)delta[col]);
+      const size_t local = row * cols + col;
+      const uint32_t first = local == 0 ? 0 : counts[local - 1];
+      const uint32_t n = counts[local] - first;
+      const int inside = even_odd ? (winding & 1) != 0 : winding != 0;
+      if (n == 0 && !inside) continue;
+      w->spans[listed++] = (inkwell_bin_tile_span){(int32_t)local, first, n, winding};
+    }
+  }
+  return listed;
 }
 
 // A winding of `sign` down the left edge of region tile `local`, from `y` to the tile's bottom.

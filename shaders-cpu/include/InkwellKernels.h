@@ -191,7 +191,29 @@ typedef struct {
   size_t cut_capacity;
   int32_t previous_row, previous_col, has_previous, first_row, first_col;
   float first_y;
+  /// `inkwell_bin_walk_sort`'s results and scratch.
+  float *sorted;
+  size_t sorted_capacity;
+  struct inkwell_bin_tile_span *spans;
+  size_t span_capacity;
+  uint32_t *counts;
+  size_t count_capacity;
 } inkwell_bin_walk;
+
+/// A region tile that gets an entry for the path: its pieces are `sorted[first ..< first + count]`
+/// and `winding` is the winding brought in from its left.
+typedef struct inkwell_bin_tile_span {
+  int32_t tile;
+  uint32_t first, count;
+  int32_t winding;
+} inkwell_bin_tile_span;
+
+/// Sorts the path's pieces by region tile into `walk->sorted` (x0, y0, x1, y1 quadruples, tile
+/// after tile, each tile's in the order they came) and lists in `walk->spans`, row by row, the
+/// region tiles that get an entry: those with pieces, and those whose winding from the left
+/// (summed from `backdrop_delta`, as the walk left it) is inside under the rule (`even_odd` 0:
+/// non-zero). Returns how many tiles it listed.
+size_t inkwell_bin_walk_sort(inkwell_bin_walk *walk, const int32_t *backdrop_delta, int even_odd);
 
 /// Walks one closed contour of `count` points (x, y pairs; edge i runs from point i − 1 to point
 /// i, edge 0 from the last point): every edge clamped to the canvas, cut at tile borders into

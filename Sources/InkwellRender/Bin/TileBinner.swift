@@ -110,15 +110,11 @@ public struct TileBinner {
 
   // Per-primitive scratch, reused.
   // The current path's walk (shaders-cpu/bin.c): its pieces, tagged with their tile in the
-  // region, its partial columns (see the module head, summed per tile in `emit`) and the buffers
-  // behind them, kept from path to path. A copied binner gets a fresh walk on its next `add`.
+  // region, its partial columns (see the module head, summed per tile in `emit`), the pieces
+  // sorted by tile and the buffers behind them, kept from path to path. A copied binner gets a
+  // fresh walk on its next `add`.
   private var walkStorage = BinWalk()
-  /// The current path's pieces sorted by tile, before they join `segments` in one copy (appending
-  /// placeholders to sort into in place cost a fill and an element-by-element append).
-  private var sortedStorage = ScratchBuffer<TileSegment>(capacity: 1024)
   private var backdropDelta: [Int32] = []
-  private var tileCounts: [Int32] = []
-  private var cursor: [Int32] = []
 
   public init(grid: TileGrid, rowOffset: Int = 0) {
     self.grid = grid
@@ -190,9 +186,6 @@ public struct TileBinner {
     let region = Region(col0: col0, row0: row0, cols: col1 - col0 + 1, rows: row1 - row0 + 1)
 
     if !isKnownUniquelyReferenced(&walkStorage) { walkStorage = BinWalk() }
-    if !isKnownUniquelyReferenced(&sortedStorage) {
-      sortedStorage = ScratchBuffer<TileSegment>(capacity: sortedStorage.capacity)
-    }
     Self.zero(&backdropDelta, count: region.rows * (region.cols + 1))
     let walk = walkStorage.walk
     backdropDelta.withUnsafeMutableBufferPointer { delta in
@@ -400,64 +393,30 @@ public struct TileBinner {
       return
     }
     addPartialPieces()
-    Self.zero(&tileCounts, count: tiles + 1)
     let walk = walkStorage.walk
-    let count = walk.pointee.piece_count
-    let pieces = walkStorage.pieces
-    tileCounts.withUnsafeMutableBufferPointer { counts in
-      for i in 0..<count { counts[Int(pieces[i].tile) + 1] &+= 1 }
-      for i in 0..<tiles { counts[i + 1] &+= counts[i] }
+    let listed = backdropDelta.withUnsafeBufferPointer {
+      inkwell_bin_walk_sort(walk, $0.baseAddress, rule == .evenOdd ? 1 : 0)
     }
     let base = segments.count
-    if sortedStorage.capacity < count {
-      sortedStorage = ScratchBuffer<TileSegment>(capacity: Swift.max(count, 2 * sortedStorage.capacity))
-    }
-    let sorted = sortedStorage.base
-    _ = Self.makeRoom(&cursor, count: tiles + 1)
-    cursor.withUnsafeMutableBufferPointer { cursor in
-      tileCounts.withUnsafeBufferPointer { counts in
-        cursor.baseAddress!.update(from: counts.baseAddress!, count: tiles + 1)
-      }
-      for i in 0..<count {
-        let piece = pieces[i]
-        let tile = Int(piece.tile)
-        (sorted + Int(cursor[tile])).initialize(
-          to: TileSegment(x0: piece.x0, y0: piece.y0, x1: piece.x1, y1: piece.y1))
-        cursor[tile] &+= 1
+    if let sorted = walk.pointee.sorted {
+      UnsafeRawPointer(sorted).withMemoryRebound(to: TileSegment.self, capacity: walk.pointee.piece_count) {
+        segments.append(contentsOf: UnsafeBufferPointer(start: $0, count: walk.pointee.piece_count))
       }
     }
-    segments.append(contentsOf: UnsafeBufferPointer(start: sorted, count: count))
-
-    for row in 0..<region.rows {
-      var winding: Int32 = 0
-      for col in 0..<region.cols {
-        winding &+= backdropDelta[row * (region.cols + 1) + col]
-        let local = row * region.cols + col
-        let first = Int(tileCounts[local])
-        let count = Int(tileCounts[local + 1]) - first
-        guard count > 0 || rule.covers(winding: winding) else { continue }
-        let tile = (region.row0 - rowOffset + row) * grid.tilesX + region.col0 + col
-        entries.append(
-          TileEntry(
-            primitive: UInt32(truncatingIfNeeded: index), backdrop: winding,
-            segmentStart: UInt32(truncatingIfNeeded: base + first),
-            segmentCount: UInt32(truncatingIfNeeded: count), role: role))
-        entryTiles.append(Int32(tile))
-      }
+    guard let spans = walk.pointee.spans else { return }
+    let primitive = UInt32(truncatingIfNeeded: index)
+    for k in 0..<listed {
+      let span = spans[k]
+      let local = Int(span.tile)
+      let row = region.row0 - rowOffset + local / region.cols
+      let tile = row * grid.tilesX + region.col0 + local % region.cols
+      entries.append(
+        TileEntry(
+          primitive: primitive, backdrop: span.winding,
+          segmentStart: UInt32(truncatingIfNeeded: base) &+ span.first, segmentCount: span.count, role: role))
+      entryTiles.append(Int32(truncatingIfNeeded: tile))
     }
   }
-}
-
-/// Owns one of a binner's scratch buffers (the current path's pieces, and the same sorted by
-/// tile): plain values, nothing to deinitialize.
-private final class ScratchBuffer<Element>: @unchecked Sendable {
-  let base: UnsafeMutablePointer<Element>
-  let capacity: Int
-  init(capacity: Int) {
-    self.capacity = capacity
-    base = .allocate(capacity: capacity)
-  }
-  deinit { base.deallocate() }
 }
 
 /// Owns a binner's path walk (`inkwell_bin_walk`) and the buffers it grows.
