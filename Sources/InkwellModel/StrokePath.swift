@@ -115,8 +115,18 @@ public struct StrokePath: Hashable, Sendable {
   /// without clamping the parameter or evaluating the polynomials.
   /// - Precondition: `count > 1` and `0 <= i < count`.
   public func knotTipPoint(_ i: Int) -> TipPoint {
+    Self.tipPoint(clamping: knotTipLanes(i))
+  }
+
+  /// `knotTipPoint(_:)` before its clamps, as lanes: location x and y, time, width, force and
+  /// opacity, then two zeros. A vector comes back in registers, where the 24-byte tip point comes
+  /// back through memory in four stores that a caller copying it whole reads back as two loads,
+  /// each waiting for the stores it spans; a caller that builds the point from the lanes
+  /// (`tipPoint(clamping:)`) stores each field once.
+  /// - Precondition: `count > 1` and `0 <= i < count`.
+  public func knotTipLanes(_ i: Int) -> SIMD8<Float> {
     let n = controlPoints.count
-    precondition(n > 1 && i >= 0 && i < n, "knotTipPoint(_:) out of range")
+    precondition(n > 1 && i >= 0 && i < n, "knotTipLanes(_:) out of range")
     let sixth: Float = 1.0 / 6
     let w0 = sixth
     let w1 = 4 * sixth
@@ -125,13 +135,13 @@ public struct StrokePath: Hashable, Sendable {
       let p2 = Self.lanes(TipPoint(controlPoints[n - 2]))
       let p3 = Self.lanes(TipPoint(controlPoints[n - 1]))
       let p4 = Self.lanes(tipPhantom(n))
-      return Self.tipBlend(p1, p2, p3, p4, (0, w0, w1, w0))
+      return Self.blendLanes(p1, p2, p3, p4, (0, w0, w1, w0))
     }
     let p0 = Self.lanes(i == 0 ? tipPhantom(-1) : TipPoint(controlPoints[i - 1]))
     let p1 = Self.lanes(TipPoint(controlPoints[i]))
     let p2 = Self.lanes(TipPoint(controlPoints[i + 1]))
     let p3 = Self.lanes(tipPhantom(i + 2))
-    return Self.tipBlend(p0, p1, p2, p3, (w0, w1, w0, 0))
+    return Self.blendLanes(p0, p1, p2, p3, (w0, w1, w0, 0))
   }
 
   /// A tip point's fields as lanes: location x and y, time, width, force, opacity.
@@ -147,12 +157,21 @@ public struct StrokePath: Hashable, Sendable {
     _ p0: SIMD8<Float>, _ p1: SIMD8<Float>, _ p2: SIMD8<Float>, _ p3: SIMD8<Float>,
     _ w: (Float, Float, Float, Float)
   ) -> TipPoint {
-    tipPoint(clamping: w.0 * p0 + w.1 * p1 + w.2 * p2 + w.3 * p3)
+    tipPoint(clamping: blendLanes(p0, p1, p2, p3, w))
+  }
+
+  /// `tipBlend` before its clamps.
+  @inline(__always)
+  private static func blendLanes(
+    _ p0: SIMD8<Float>, _ p1: SIMD8<Float>, _ p2: SIMD8<Float>, _ p3: SIMD8<Float>,
+    _ w: (Float, Float, Float, Float)
+  ) -> SIMD8<Float> {
+    w.0 * p0 + w.1 * p1 + w.2 * p2 + w.3 * p3
   }
 
   /// The tip point of blended lanes, its width and force at least 0 and its opacity within 0…2.
-  @inline(__always)
-  private static func tipPoint(clamping v: SIMD8<Float>) -> TipPoint {
+  @inlinable @inline(__always)
+  public static func tipPoint(clamping v: SIMD8<Float>) -> TipPoint {
     TipPoint(
       location: Point(x: v[0], y: v[1]), timeOffset: v[2], width: Swift.max(0, v[3]),
       force: Swift.max(0, v[4]), opacity: Swift.min(Swift.max(v[5], 0), 2))

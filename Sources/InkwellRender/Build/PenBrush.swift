@@ -357,7 +357,7 @@ public enum PenBrush {
       if n == 1 { body(path.interpolatedTipPoint(at: 0)) }
       return
     }
-    body(path.knotTipPoint(0))
+    body(StrokePath.tipPoint(clamping: path.knotTipLanes(0)))
     var wide = widest
     path.controlPoints.withUnsafeBufferPointer { controlPoints in
       var a = m.apply(controlPoints[0].location)
@@ -374,7 +374,7 @@ public enum PenBrush {
           let steps = segmentSteps(length: length, spacing: spacing)
           for j in 1..<steps { body(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps))) }
         }
-        body(path.knotTipPoint(i + 1))
+        body(StrokePath.tipPoint(clamping: path.knotTipLanes(i + 1)))
         travelled = 0
       }
     }
