@@ -126,7 +126,9 @@ public enum PenBrush {
             let speed = d / dt
             speeds[5 + k] = speed
             valid &+= 1
-            if speed > steadySpeed { fast &+= 1 }
+            // Counted without a branch: a hand near the steady speed crosses it from one sample to
+            // the next, and the branch guessed wrong about as often as right.
+            fast &+= Int32(unsafeBitCast(speed > steadySpeed, to: UInt8.self))
           }
           validBefore[6 + k] = valid
           fastBefore[6 + k] = fast
