@@ -1,3 +1,4 @@
+import CInkwellPNG
 import Inkwell
 import InkwellPNG
 import Testing
@@ -163,6 +164,32 @@ struct PNGBandEncoderTests {
     #expect(throws: PNGError.self) {
       try pixels.withUnsafeBytes {
         try PNGBandEncoder().encode(rgba8: $0, width: 4, height: 4, hasAlpha: true)
+      }
+    }
+  }
+
+  @Test("the checksum's vectors agree with zlib's adler32 at every length, start and offset")
+  func adler32() {
+    var rng = SeededGenerator(seed: 32)
+    // Runs of 255 are the largest sums a block can make; the chunk of 64 KiB and more is where the
+    // lanes' sums are reduced.
+    let random = (0..<140_000).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    let paper = [UInt8](repeating: 255, count: 140_000)
+    let starts: [UInt32] = [1, 0, 0xfff0_fff0, 0x1234_5678 % 65521 | (40_000 << 16)]
+    for bytes in [random, paper] {
+      bytes.withUnsafeBufferPointer { buffer in
+        let base = buffer.baseAddress!
+        var lengths = Array(0...96) + [255, 256, 769, 4096, 5552, 65535, 65536, 65537, 131_071]
+        lengths.append(buffer.count - 3)
+        for length in lengths {
+          for offset in [0, 1, 3] {
+            for start in starts {
+              let fast = inkwell_png_adler32(start, base + offset, length)
+              let reference = inkwell_png_adler32_reference(start, base + offset, length)
+              #expect(fast == reference, "length \(length), offset \(offset), start \(start)")
+            }
+          }
+        }
       }
     }
   }

@@ -65,6 +65,13 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
                                             int is_last, uint8_t **out_bytes, size_t *out_size,
                                             uint32_t *out_adler, uint64_t *out_length);
 
+/* The Adler-32 of `count` bytes continued from `adler` (1 for none yet):
+ * vectors where the processor has them, zlib's adler32 otherwise. */
+uint32_t inkwell_png_adler32(uint32_t adler, const uint8_t *bytes, size_t count);
+
+/* zlib's adler32, the reference the vectors are tested against. */
+uint32_t inkwell_png_adler32_reference(uint32_t adler, const uint8_t *bytes, size_t count);
+
 /* Adler-32 of two byte runs joined, from each run's Adler-32 and the second's length. */
 uint32_t inkwell_png_adler32_combine(uint32_t first, uint32_t second, uint64_t second_length);
 
