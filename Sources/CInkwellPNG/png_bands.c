@@ -63,8 +63,8 @@ static uint32_t pack_rgb_vectors(const uint8_t *in, uint8_t *out, uint32_t width
 }
 #endif
 
-/* Adler-32 (RFC 1950) of the filtered bytes, 32 bytes a step where AVX2 is available (checked at
- * run time), zlib's adler32 elsewhere and as the reference the tests hold it to. zlib's loop takes
+/* Adler-32 (RFC 1950) of the filtered bytes, 32 bytes a step with AVX2 (checked at run time) or
+ * NEON (arm64), zlib's adler32 elsewhere and as the reference the tests hold it to. zlib's loop takes
  * a byte at a time: on 200 opaque thumbnails it was about a sixth of the encode, sixteen times
  * what the vectors take.
  *
@@ -122,6 +122,49 @@ __attribute__((target("avx2"))) static uint32_t adler32_blocks(uint32_t adler, c
 uint32_t inkwell_png_adler32(uint32_t adler, const uint8_t *bytes, size_t count) {
   if (__builtin_cpu_supports("avx2")) return adler32_blocks(adler, bytes, count);
   return inkwell_png_adler32_reference(adler, bytes, count);
+}
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+
+/* The same sums in 128-bit vectors: byte sums and weighted products widen pairwise into 32-bit
+ * lanes, so a chunk is 32 KiB, where the running sums added before each block reach at most
+ * 2^10 blocks squared over 2 × 8 bytes × 255 < 2^31 in a lane. */
+enum { ADLER_NEON_CHUNK = 1 << 15 };
+
+static uint32_t adler32_blocks(uint32_t adler, const uint8_t *bytes, size_t count) {
+  static const uint8_t weight_bytes[ADLER_BLOCK] = {32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22,
+                                                    21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11,
+                                                    10, 9,  8,  7,  6,  5,  4,  3,  2,  1};
+  const uint8x16_t front = vld1q_u8(weight_bytes), back = vld1q_u8(weight_bytes + 16);
+  uint64_t a = adler & 0xffff, b = adler >> 16;
+  while (count >= ADLER_BLOCK) {
+    const size_t blocks = (count < ADLER_NEON_CHUNK ? count : ADLER_NEON_CHUNK) / ADLER_BLOCK;
+    uint32x4_t sum = vdupq_n_u32(0), before = vdupq_n_u32(0), weighted = vdupq_n_u32(0);
+    for (size_t k = 0; k < blocks; k++) {
+      const uint8x16_t d0 = vld1q_u8(bytes + k * ADLER_BLOCK);
+      const uint8x16_t d1 = vld1q_u8(bytes + k * ADLER_BLOCK + 16);
+      before = vaddq_u32(before, sum);
+      sum = vpadalq_u16(sum, vaddq_u16(vpaddlq_u8(d0), vpaddlq_u8(d1)));
+      weighted = vpadalq_u16(weighted, vmull_u8(vget_low_u8(d0), vget_low_u8(front)));
+      weighted = vpadalq_u16(weighted, vmull_high_u8(d0, front));
+      weighted = vpadalq_u16(weighted, vmull_u8(vget_low_u8(d1), vget_low_u8(back)));
+      weighted = vpadalq_u16(weighted, vmull_high_u8(d1, back));
+    }
+    const size_t length = blocks * ADLER_BLOCK;
+    b = (b + length * a + ADLER_BLOCK * vaddlvq_u32(before) + vaddlvq_u32(weighted)) % ADLER_MODULUS;
+    a = (a + vaddlvq_u32(sum)) % ADLER_MODULUS;
+    bytes += length;
+    count -= length;
+  }
+  for (size_t i = 0; i < count; i++) {
+    a += bytes[i];
+    b += a;
+  }
+  return (uint32_t)((b % ADLER_MODULUS) << 16 | (a % ADLER_MODULUS));
+}
+
+uint32_t inkwell_png_adler32(uint32_t adler, const uint8_t *bytes, size_t count) {
+  return adler32_blocks(adler, bytes, count);
 }
 #else
 uint32_t inkwell_png_adler32(uint32_t adler, const uint8_t *bytes, size_t count) {
