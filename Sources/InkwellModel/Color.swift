@@ -154,10 +154,11 @@ public struct Color: Hashable, Sendable {
     self.init(red: bytes[0], green: bytes[1], blue: bytes[2], alpha: bytes[3])
   }
 
-  /// `#rrggbbaa`, rounding each component to 8 bits.
+  /// `#rrggbbaa`, rounding each component to 8 bits (clamped to 0…1; a component that is not a
+  /// number writes 00).
   public var hexString: String {
     func byte(_ v: Float) -> String {
-      let b = Int((min(max(v, 0), 1) * 255).rounded())
+      let b = v.isNaN ? 0 : Int((min(max(v, 0), 1) * 255).rounded())
       let s = String(b, radix: 16)
       return s.count == 1 ? "0" + s : s
     }

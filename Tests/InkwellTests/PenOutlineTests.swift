@@ -146,4 +146,41 @@ struct PenOutlineTests {
       }
     }
   }
+
+  @Test("arc steps are the tolerance's for every radius that has one, and bounded for wider ones")
+  func arcStepsOfWideRadii() {
+    // Radii up to about 1.7 million pixels keep the step 2·acos(1 − tolerance / r) they always had.
+    var r: Float = 0.05
+    while r < 1.6e6 {
+      let ratio = PenBrush.arcTolerance / r
+      let expected = ratio >= 1 ? Float.pi / 2 : 2 * FloatMath.acos(1 - ratio)
+      #expect(PenBrush.angleStep(radius: r) == expected, "radius \(r)")
+      r *= 1.37
+    }
+    // Wider ones, where 1 − tolerance / r is 1 in float, had a step of 0 and an infinite count.
+    for radius: Float in [2e6, 1e7, 1e20, 3e38, .infinity, .nan] {
+      let step = PenBrush.angleStep(radius: radius)
+      #expect(step > 0 && step.isFinite, "radius \(radius)")
+      let steps = PenBrush.arcSteps(2 * Float.pi, step: step)
+      #expect(steps > 0 && steps < 10_000, "radius \(radius): \(steps) steps a turn")
+      #expect(PenBrush.capRotation(radius: radius).steps < 5_000)
+    }
+    #expect(PenBrush.arcSteps(.nan, step: 0.1) == 0)
+    #expect(PenBrush.arcSteps(3e38, step: 1e-30) == 1 << 20)
+  }
+
+  @Test("a stroke wider than any page renders with every ink, on one thread and two", arguments: InkType.allCases)
+  func inksWiderThanThePage(_ type: InkType) {
+    for width: Float in [1e7, 1e20, 3e38] {
+      let stroke = inkStroke(type, line(10, 20, 50, 22), width: width)
+      let drawing = Drawing(strokes: [stroke])
+      let one = inkAlpha(drawing, width: 60, height: 40)
+      let two = inkAlpha(drawing, width: 60, height: 40, threads: 2)
+      #expect(one == two, "\(type), width \(width)")
+      if width == 1e7 && (type == .pen || type == .monoline) {
+        // A round tip five million pixels across covers the whole canvas.
+        #expect(one.allSatisfy { $0 > 0.99 }, "\(type): \(one.min() ?? 0)")
+      }
+    }
+  }
 }

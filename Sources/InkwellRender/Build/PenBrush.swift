@@ -716,7 +716,7 @@ public enum PenBrush {
   /// The steps of a cap of radius `r` (a half turn, each step within `arcTolerance` of the
   /// circle) and the cosine and sine of one clockwise step.
   static func capRotation(radius r: Float) -> (steps: Int, cosine: Float, sine: Float) {
-    let steps = Swift.max(2, Int((Float.pi / angleStep(radius: r)).rounded(.up)))
+    let steps = Swift.max(2, arcSteps(Float.pi, step: angleStep(radius: r)))
     return (steps, FloatMath.cos(Float.pi / Float(steps)), -FloatMath.sin(Float.pi / Float(steps)))
   }
 
@@ -916,15 +916,32 @@ public enum PenBrush {
 
   @inline(__always) static func cross(_ a: Point, _ b: Point) -> Float { a.x * b.y - a.y * b.x }
 
-  /// Angle step that keeps a flattened arc of radius `r` within `arcTolerance` of the circle.
+  /// Angle step that keeps a flattened arc of radius `r` within `arcTolerance` of the circle,
+  /// and never under `smallestAngleStep`.
   static func angleStep(radius r: Float) -> Float {
     // Every arc of a hairline has the minimum radius: its step, worked out once.
     r == minimumRadius ? minimumRadiusAngleStep : computedAngleStep(radius: r)
   }
 
+  /// The step of the widest radius whose 1 − tolerance / r is still below 1 in float (about
+  /// 1.7 million pixels): 2·acos(1 − 2⁻²⁴), about 9 100 steps a turn. Wider radii (a document's
+  /// ink ten million units wide) had a step of 0, an infinite number of steps, and a trap
+  /// converting it; they take this step, every narrower radius the one it always had. A radius
+  /// that is not a number takes it too.
+  static let smallestAngleStep = 2 * FloatMath.acos(0x1.fffffep-1)
+
   private static func computedAngleStep(radius r: Float) -> Float {
     let ratio = arcTolerance / Swift.max(r, 1e-6)
-    return ratio >= 1 ? Float.pi / 2 : 2 * FloatMath.acos(1 - ratio)
+    guard ratio < 1 else { return Float.pi / 2 }
+    return Swift.max(smallestAngleStep, 2 * FloatMath.acos(1 - ratio))
+  }
+
+  /// Steps of an arc that turns by `angle` (finite) with steps of at most `step`: ⌈angle / step⌉,
+  /// which `smallestAngleStep` keeps under 9 100 a turn.
+  @inline(__always)
+  static func arcSteps(_ angle: Float, step: Float) -> Int {
+    let q: Float = Swift.min(abs(angle) / step, 0x1p20)
+    return q.isNaN ? 0 : Int(q.rounded(.up))
   }
 
   private static let minimumRadiusAngleStep = computedAngleStep(radius: minimumRadius)
@@ -980,7 +997,7 @@ public enum PenBrush {
     into points: inout [Point]
   ) {
     guard sweep.isFinite else { return }
-    let steps = Int((abs(sweep) / angleStep(radius: radius)).rounded(.up))
+    let steps = arcSteps(sweep, step: angleStep(radius: radius))
     guard steps > 1 else { return }
     let step = (reversed ? -sweep : sweep) / Float(steps)
     let cosine = FloatMath.cos(step)
@@ -996,7 +1013,7 @@ public enum PenBrush {
   }
 
   static func circle(center: Point, radius: Float) -> [Point] {
-    let steps = Swift.max(8, Int((2 * Float.pi / angleStep(radius: radius)).rounded(.up)))
+    let steps = Swift.max(8, arcSteps(2 * Float.pi, step: angleStep(radius: radius)))
     return (0..<steps).map { k in
       // Clockwise in the plane's own orientation, as the capsule outlines run.
       let angle = -2 * Float.pi * Float(k) / Float(steps)
