@@ -169,7 +169,9 @@ struct PenOutlineTests {
     #expect(PenBrush.arcSteps(3e38, step: 1e-30) == 1 << 20)
   }
 
-  @Test("a stroke wider than any page renders with every ink, on one thread and two", arguments: InkType.allCases)
+  @Test(
+    "a stroke wider than any page renders with every ink, on one thread and two",
+    arguments: InkType.allCases)
   func inksWiderThanThePage(_ type: InkType) {
     for width: Float in [1e7, 1e20, 3e38] {
       let stroke = inkStroke(type, line(10, 20, 50, 22), width: width)
