@@ -185,4 +185,20 @@ struct PenOutlineTests {
       }
     }
   }
+
+  @Test("an ink wider than the page samples a path reaching 10^18 pixels a bounded number of times")
+  func taperSamplesOfAFarPath() {
+    var points = line(10, 20, 300, 40, count: 40)
+    points[30] = (200, 9e18)
+    let stroke = inkStroke(.pen, points, width: 9e18)
+    let n = points.count
+    let parameters = PenBrush.sampleParameters(
+      of: stroke.path, through: .identity, spacing: PenBrush.sampleSpacing,
+      maximumSpacing: PenBrush.widestSampleSpacing, tolerance: PenBrush.sampleTolerance, endSpan: 9e18)
+    #expect(parameters.count <= 64 * n + PenBrush.taperSampleBudget + n + 1, "\(parameters.count)")
+    #expect(zip(parameters, parameters.dropFirst()).allSatisfy { $0 <= $1 })
+    // The whole build and render, on one thread and two.
+    let drawing = Drawing(strokes: [stroke])
+    #expect(inkAlpha(drawing, width: 60, height: 40) == inkAlpha(drawing, width: 60, height: 40, threads: 2))
+  }
 }

@@ -32,6 +32,15 @@ public enum PenBrush {
   static let arcTolerance: Float = 0.05
   /// Spacing of samples along the path, in pixels; the B-spline is smooth at this scale.
   static let sampleSpacing: Float = 1.5
+  /// Samples a path's taper spans may take `sampleSpacing` apart inside a segment whose wider
+  /// step would cross into them: 2¹⁶, 98 000 pixels of taper at 1.5 px, more than two ends of
+  /// the widest stroke a canvas of the default pixel limit shows. Without a bound, an ink
+  /// wider than the page (a document's width of 10¹⁸) made every segment a taper span, and a
+  /// segment 10¹⁸ pixels long took a sample every 1.5 px, or stalled where that step no longer
+  /// moved a float so large, appending until memory ran out. Past it a segment takes its usual
+  /// step, at most 64 samples.
+  static let taperSampleBudget = 1 << 16
+
   /// Widest spacing of samples where the path is nearly straight.
   static let widestSampleSpacing: Float = 6
   /// How far, in pixels, the straight sides between samples may stray from the curve.
@@ -469,7 +478,8 @@ public enum PenBrush {
   /// at least `spacing` apart along the polygon (so a densely recorded path is sampled as a sparse
   /// one): R of the circle through an anchor and its neighbours, R = |u||v||u + v| / 2|u × v| for
   /// the chords u, v around it, no trigonometry. Within `endSpan` of either end of the polygon,
-  /// where the taper changes the radius quickly, the step stays `spacing`.
+  /// where the taper changes the radius quickly, the step stays `spacing`, for at most
+  /// `taperSampleBudget` samples a path (see there).
   static func sampleParameters(
     of path: StrokePath, through m: AffineTransform, spacing: Float, maximumSpacing: Float? = nil,
     tolerance: Float = 0, endSpan: Float = 0
@@ -555,6 +565,7 @@ public enum PenBrush {
         // Distance along the polygon from the current segment's start to the next sample.
         var next: Float = 0
         var travelled: Float = 0
+        var taperBudget = taperSampleBudget
         for i in 0..<(n - 1) {
           let length = lengths[i]
           guard length.isFinite else {
@@ -575,7 +586,12 @@ public enum PenBrush {
           var s = next
           while s < length {
             parameters.append(fi + s / length)
-            s = gap > spacing && s + gap > taperStart ? Swift.max(s + spacing, taperStart) : s + gap
+            if gap > spacing && s + gap > taperStart && taperBudget > 0 {
+              s = Swift.max(s + spacing, taperStart)
+              taperBudget -= 1
+            } else {
+              s = s + gap
+            }
           }
           next = Swift.min(s - length, i + 1 < n - 1 ? step(i + 1, travelled) : spacing)
         }
