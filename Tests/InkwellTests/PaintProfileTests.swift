@@ -1,0 +1,59 @@
+// The alpha profile's search for the nearest segment of the spine, with the segments that cannot
+// win dropped per tile, against the search over every segment.
+
+import Inkwell
+import Testing
+
+@testable import InkwellRender
+
+@Suite("Paint profile")
+struct PaintProfileTests {
+  /// A tile's coverage after the profile stage with `segments` (6 floats each).
+  func profiled(_ segments: [Float], x0: Int, y0: Int) -> [Float] {
+    var coverage = [Float](repeating: 0, count: 32 * 32)
+    for i in coverage.indices { coverage[i] = Float((i * 37) % 101 + 1) / 101 }
+    segments.withUnsafeBufferPointer { buffer in
+      coverage.withUnsafeMutableBufferPointer { tile in
+        PaintReference.profile(
+          coverage: tile.baseAddress!, x0: x0, y0: y0, segments: buffer.baseAddress!, count: buffer.count / 6)
+      }
+    }
+    return coverage
+  }
+
+  @Test("dropping the segments that cannot be nearest leaves every pixel's value as it was")
+  func prunedSearchIsExact() {
+    var random = SeededGenerator(seed: 90)
+    var dropped = 0
+    var total = 0
+    for round in 0..<400 {
+      let x0 = 32 * Int.random(in: -4...40, using: &random)
+      let y0 = 32 * Int.random(in: -4...40, using: &random)
+      // Spines near the tile and far from it, on a grid of whole and half pixels (ties between
+      // equally near segments) or anywhere, with a few far-out points.
+      let count = Int.random(in: 2...60, using: &random)
+      let spread = Float([8, 40, 200, 3000][round % 4])
+      var segments: [Float] = []
+      var previous: (Float, Float, Float)?
+      for _ in 0..<count {
+        var x = Float(x0 + 16) + Float.random(in: -spread...spread, using: &random)
+        var y = Float(y0 + 16) + Float.random(in: -spread...spread, using: &random)
+        if round % 3 == 0 {
+          x = (x * 2).rounded() / 2
+          y = (y * 2).rounded() / 2
+        }
+        if Int.random(in: 0..<40, using: &random) == 0 { x = 1e30 }
+        let alpha = Float.random(in: 0...1, using: &random)
+        if let previous { segments += [previous.0, previous.1, previous.2, x, y, alpha] }
+        previous = (x, y, alpha)
+      }
+      var pruned = segments
+      PaintKernels.keepPossiblyNearest(&pruned, x0: x0, y0: y0, size: 32)
+      dropped += (segments.count - pruned.count) / 6
+      total += segments.count / 6
+      #expect(profiled(pruned, x0: x0, y0: y0) == profiled(segments, x0: x0, y0: y0), "round \(round)")
+    }
+    // The search is pruned, not only left alone.
+    #expect(dropped > total / 4, "\(dropped) of \(total) dropped")
+  }
+}
