@@ -93,55 +93,87 @@ void inkwell_paint_threshold(float *coverage, float threshold, float inverse_spa
   }
 }
 
-// The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to the
-// point (qx, qy); the first nearest wins.
-static float nearest_value(const float *segments, int count, float qx, float qy) {
-  float best = INFINITY;
-  float value = count > 0 ? segments[2] : 1.0f;
+// The search for the nearest segment runs four rows of a column at a time: every lane does the
+// scalar search's operations in its order (no contraction in this file), so the floats, and the
+// first nearest winning, are the same. 16-byte vectors are SSE2 on x86-64 and NEON on arm64,
+// both always there. A profile's search was most of a pencil page's render (59 % of the samples
+// of the mypaint example drawn in pencil at scale 2).
+typedef float profile_lanes __attribute__((vector_size(16)));
+typedef int32_t profile_mask __attribute__((vector_size(16)));
+#define PROFILE_LANES 4
+
+static inline profile_lanes profile_splat(float v) { return (profile_lanes){v, v, v, v}; }
+
+static inline profile_lanes profile_select(profile_mask mask, profile_lanes a, profile_lanes b) {
+  return (profile_lanes)((mask & (profile_mask)a) | (~mask & (profile_mask)b));
+}
+
+// The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to each
+// lane's point (qx, qy); the first nearest wins.
+static profile_lanes nearest_values(const float *segments, int count, profile_lanes qx, profile_lanes qy) {
+  profile_lanes best = profile_splat(INFINITY);
+  profile_lanes value = profile_splat(count > 0 ? segments[2] : 1.0f);
   for (int k = 0; k < count; k++) {
     const float *s = segments + 6 * k;
     float dx = s[3] - s[0];
     float dy = s[4] - s[1];
     float len2 = dx * dx + dy * dy;
-    float t = len2 > 0.0f ? ((qx - s[0]) * dx + (qy - s[1]) * dy) / len2 : 0.0f;
-    t = clamp01(t);
-    float ex = s[0] + dx * t - qx;
-    float ey = s[1] + dy * t - qy;
-    float d2 = ex * ex + ey * ey;
-    if (d2 < best) {
-      best = d2;
-      value = s[2] + (s[5] - s[2]) * t;
+    profile_lanes t = profile_splat(0.0f);
+    if (len2 > 0.0f) {
+      t = ((qx - profile_splat(s[0])) * profile_splat(dx) + (qy - profile_splat(s[1])) * profile_splat(dy)) /
+          profile_splat(len2);
     }
+    // clamp01, lane by lane (NaN kept, as v < 0 and v > 1 are both false for it).
+    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
+                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
+    profile_lanes ex = profile_splat(s[0]) + profile_splat(dx) * t - qx;
+    profile_lanes ey = profile_splat(s[1]) + profile_splat(dy) * t - qy;
+    profile_lanes d2 = ex * ex + ey * ey;
+    profile_mask nearer = d2 < best;
+    best = profile_select(nearer, d2, best);
+    value = profile_select(nearer, profile_splat(s[2]) + profile_splat(s[5] - s[2]) * t, value);
   }
   return value;
 }
 
-void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count) {
-  for (int y = 0; y < T; y++) {
-    float qy = (float)(y0 + y) + 0.5f;
-    for (int x = 0; x < T; x++) {
-      int i = x * T + y;
-      if (coverage[i] <= 0.0f) continue;
-      float value = nearest_value(segments, count, (float)(x0 + x) + 0.5f, qy);
-      // m' = m · α(nearest point of the stroke's spine)
-      coverage[i] = coverage[i] * value;
-    }
+// Calls `apply(coverage lanes, values)` for every group of four rows of the tile in which some
+// pixel's coverage is not at or below 0 (NaN included, as the scalar loop's skip), with the
+// profile's value at each of its pixels; pixels at or below 0 keep their coverage.
+#define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, segments, count, apply)                                \
+  for (int x = 0; x < T; x++) {                                                                           \
+    const profile_lanes qx = profile_splat((float)(x0 + x) + 0.5f);                                       \
+    for (int y = 0; y < T; y += PROFILE_LANES) {                                                          \
+      float *cell = (coverage) + x * T + y;                                                               \
+      profile_lanes m;                                                                                    \
+      __builtin_memcpy(&m, cell, sizeof m);                                                               \
+      profile_mask covered = ~(m <= profile_splat(0.0f));                                                 \
+      if (!(covered[0] | covered[1] | covered[2] | covered[3])) continue;                                 \
+      profile_lanes qy = {(float)(y0 + y) + 0.5f, (float)(y0 + y + 1) + 0.5f, (float)(y0 + y + 2) + 0.5f, \
+                          (float)(y0 + y + 3) + 0.5f};                                                    \
+      profile_lanes value = nearest_values(segments, count, qx, qy);                                      \
+      profile_lanes result = apply;                                                                       \
+      m = profile_select(covered, result, m);                                                             \
+      __builtin_memcpy(cell, &m, sizeof m);                                                               \
+    }                                                                                                     \
   }
+
+void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count) {
+  // m' = m · α(nearest point of the stroke's spine)
+  FOR_EACH_PROFILED_GROUP(coverage, x0, y0, segments, count, m * value)
+}
+
+static inline profile_lanes threshold_lanes(profile_lanes m, profile_lanes t) {
+  // m' = max(m − t, 0) / (1 − t), with t the threshold at the nearest spine point; t ≥ 1: 0
+  profile_lanes d = m - t;
+  profile_lanes scaled = d / (profile_splat(1.0f) - t);
+  scaled = profile_select(scaled < profile_splat(0.0f), profile_splat(0.0f),
+                          profile_select(scaled > profile_splat(1.0f), profile_splat(1.0f), scaled));
+  return profile_select((d > profile_splat(0.0f)) & (t < profile_splat(1.0f)), scaled, profile_splat(0.0f));
 }
 
 void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
                                      int count) {
-  for (int y = 0; y < T; y++) {
-    float qy = (float)(y0 + y) + 0.5f;
-    for (int x = 0; x < T; x++) {
-      int i = x * T + y;
-      if (coverage[i] <= 0.0f) continue;
-      float t = nearest_value(segments, count, (float)(x0 + x) + 0.5f, qy);
-      // m' = max(m − t, 0) / (1 − t), with t the threshold at the nearest spine point; t ≥ 1: 0
-      float d = coverage[i] - t;
-      coverage[i] = (d > 0.0f && t < 1.0f) ? clamp01(d / (1.0f - t)) : 0.0f;
-    }
-  }
+  FOR_EACH_PROFILED_GROUP(coverage, x0, y0, segments, count, threshold_lanes(m, value))
 }
 
 void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]) {

@@ -2,6 +2,7 @@
 // win dropped per tile, against the search over every segment.
 
 import Inkwell
+import InkwellKernels
 import Testing
 
 @testable import InkwellRender
@@ -55,5 +56,70 @@ struct PaintProfileTests {
     }
     // The search is pruned, not only left alone.
     #expect(dropped > total / 4, "\(dropped) of \(total) dropped")
+  }
+
+  @Test("the C profile and threshold profile, four rows at a time, equal their scalar twins bit for bit")
+  func kernelsMatchReference() {
+    var random = SeededGenerator(seed: 91)
+    for round in 0..<300 {
+      let x0 = 32 * Int.random(in: -2...20, using: &random)
+      let y0 = 32 * Int.random(in: -2...20, using: &random)
+      var segments: [Float] = []
+      let count = Int.random(in: 0...12, using: &random)
+      for _ in 0..<count {
+        for _ in 0..<2 {
+          var x = Float(x0) + Float.random(in: -20...52, using: &random)
+          var y = Float(y0) + Float.random(in: -20...52, using: &random)
+          if round % 2 == 0 {
+            // Whole and half pixels: equally near segments, and zero-length ones.
+            x = (x * 2).rounded() / 2
+            y = (y * 2).rounded() / 2
+          }
+          segments += [x, y, Float.random(in: -0.2...1.2, using: &random)]
+        }
+        if Int.random(in: 0..<6, using: &random) == 0 {
+          segments[segments.count - 3] = segments[segments.count - 6]
+          segments[segments.count - 2] = segments[segments.count - 5]
+        }
+      }
+      // Coverage with zeros, negative zero, negatives and a NaN among the usual values.
+      var coverage = [Float](repeating: 0, count: 32 * 32)
+      for i in coverage.indices {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0: coverage[i] = 0
+        case 1: coverage[i] = -0.0
+        case 2: coverage[i] = -0.25
+        default: coverage[i] = Float.random(in: 0...1, using: &random)
+        }
+      }
+      if round % 5 == 0 { coverage[Int.random(in: 0..<1024, using: &random)] = .nan }
+      if segments.isEmpty { segments = [0, 0, 1, 0, 0, 1] }
+      let n = segments.count / 6
+      for threshold in [false, true] {
+        var native = coverage
+        var reference = coverage
+        segments.withUnsafeBufferPointer { list in
+          native.withUnsafeMutableBufferPointer { tile in
+            if threshold {
+              inkwell_paint_threshold_profile(
+                tile.baseAddress!, Int32(x0), Int32(y0), list.baseAddress!, Int32(n))
+            } else {
+              inkwell_paint_profile(tile.baseAddress!, Int32(x0), Int32(y0), list.baseAddress!, Int32(n))
+            }
+          }
+          reference.withUnsafeMutableBufferPointer { tile in
+            if threshold {
+              PaintReference.thresholdProfile(
+                coverage: tile.baseAddress!, x0: x0, y0: y0, segments: list.baseAddress!, count: n)
+            } else {
+              PaintReference.profile(
+                coverage: tile.baseAddress!, x0: x0, y0: y0, segments: list.baseAddress!, count: n)
+            }
+          }
+        }
+        #expect(
+          native.map(\.bitPattern) == reference.map(\.bitPattern), "round \(round), threshold \(threshold)")
+      }
+    }
   }
 }
