@@ -139,8 +139,9 @@ public struct PaintKernels: Sendable {
     for k in 0..<count {
       let (a, b, slack) = ends(k)
       let nearest = distance(fromSquare: low, high, toSegment: a, b)
-      // Not a number (a far coordinate's overflow) is kept.
-      guard !(nearest * 0.999 - slack > bound) else { continue }
+      // Not a number (a far coordinate's overflow) is kept, and so is the first segment: the
+      // search starts from its value, which stands where every distance overflows.
+      guard k == 0 || !(nearest * 0.999 - slack > bound) else { continue }
       if kept != k {
         for j in 0..<6 { segments[6 * kept + j] = segments[6 * k + j] }
       }
