@@ -207,12 +207,14 @@ public struct AffineTransform: Hashable, Sendable {
   /// The factor by which the map scales lengths on average: the square root of |det|.
   public var meanScale: Float { abs(a * d - b * c).squareRoot() }
 
-  /// The bounding box of `rect` after the map.
+  /// The bounding box of `rect` after the map. Where every corner maps to a coordinate that is
+  /// not a number (an infinite side times a zero entry), that coordinate of the box is not a
+  /// number either.
   public func apply(_ rect: Rect) -> Rect {
     let corners = [
       apply(Point(x: rect.minX, y: rect.minY)), apply(Point(x: rect.maxX, y: rect.minY)),
       apply(Point(x: rect.minX, y: rect.maxY)), apply(Point(x: rect.maxX, y: rect.maxY)),
     ]
-    return Rect(bounding: corners)!
+    return Rect(bounding: corners) ?? Rect(x: .nan, y: .nan, width: .nan, height: .nan)
   }
 }

@@ -76,7 +76,9 @@ public struct Stroke: Hashable, Sendable {
   /// The area the stroke can paint, in drawing coordinates: the control points' hull grown by the
   /// largest tip size (a B-spline stays inside the hull of its control points, and the reflected
   /// end points add no more than the nearest neighbour's distance), cut to the mask's clip when it
-  /// has one, then transformed. `nil` for a stroke without points or whose clip hides it all.
+  /// has one, then transformed. `nil` for a stroke without points, whose clip hides it all, or
+  /// whose extent overflows float (coordinates near float's largest, or a transform that blows
+  /// them up): such a box would not be a number, and a document's frame is taken without it.
   public var renderBounds: Rect? {
     guard !path.isEmpty else { return nil }
     guard let curve = path.curveBounds else { return nil }
@@ -96,7 +98,11 @@ public struct Stroke: Hashable, Sendable {
       else { return nil }
       local = overlap
     }
-    return transform.apply(local)
+    let mapped = transform.apply(local)
+    guard mapped.minX.isFinite, mapped.minY.isFinite, mapped.maxX.isFinite, mapped.maxY.isFinite else {
+      return nil
+    }
+    return mapped
   }
 }
 

@@ -55,7 +55,10 @@ enum InfoCommand {
     func number(_ v: Float) -> JSONValue { JSONValue(.number(JSONNumber(v) ?? JSONNumber(0))) }
     func integer(_ v: Int) -> JSONValue { JSONValue(.number(JSONNumber(v))) }
     func rect(_ r: Rect?) -> JSONValue {
-      guard let r else { return JSONValue(.null) }
+      // A frame too large for float (its width overflowing) is written as unknown.
+      guard let r, r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else {
+        return JSONValue(.null)
+      }
       return JSONValue(.array([number(r.minX), number(r.minY), number(r.width), number(r.height)]))
     }
     func names(_ list: [String]) -> JSONValue { JSONValue(.array(list.map { JSONValue(.string($0)) })) }

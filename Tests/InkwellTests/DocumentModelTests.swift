@@ -117,4 +117,31 @@ import Testing
     #expect(stroke.maskedPathRanges.isEmpty)
     #expect(stroke.renderBounds == nil)
   }
+
+  @Test("bounds that overflow float are no bounds, and mapping an infinite box does not trap")
+  func overflowingBounds() {
+    let far: Float = 3.4e38
+    let wild = Stroke(
+      ink: Ink(type: .pen, color: .black, width: 2),
+      path: StrokePath(controlPoints: [
+        StrokePoint(location: Point(x: -far, y: 10), size: Size(width: 2, height: 2)),
+        StrokePoint(location: Point(x: far, y: 20), size: Size(width: 2, height: 2)),
+      ]))
+    // The hull is 6.8e38 wide: infinite in float, and the map's zero entries times it are NaN.
+    #expect(wild.renderBounds == nil)
+    let tame = Stroke(
+      ink: Ink(type: .pen, color: .black, width: 2),
+      path: StrokePath(controlPoints: [
+        StrokePoint(location: Point(x: 10, y: 10), size: Size(width: 2, height: 2)),
+        StrokePoint(location: Point(x: 30, y: 20), size: Size(width: 2, height: 2)),
+      ]))
+    let drawing = Drawing(strokes: [wild, tame])
+    #expect(drawing.bounds == tame.renderBounds)
+    // Zero entries times an infinite side are NaN: mapping such a box or one that is not a number
+    // gives a box whose coordinates say so, where it had trapped.
+    let wide = AffineTransform.identity.apply(Rect(x: 0, y: 0, width: .infinity, height: 5))
+    #expect(wide.minX == 0 && wide.maxX == .infinity && wide.minY == 0 && wide.maxY == 5)
+    let unknown = AffineTransform.identity.apply(Rect(x: .nan, y: 1, width: 2, height: 3))
+    #expect(unknown.minX.isNaN && unknown.minY.isNaN)
+  }
 }
