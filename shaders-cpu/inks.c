@@ -9,7 +9,9 @@
 // Grain is value noise on a lattice in the stroke's own coordinates (before its transform and the
 // view), hashed from the lattice point and the stroke's seed: it moves and scales with the drawing
 // and never depends on tiles, threads or time. Every function has a scalar Swift twin in
-// Sources/InkwellRender/Paint/PaintReference.swift, operation for operation.
+// Sources/InkwellRender/Paint/PaintReference.swift, operation for operation; the profile's search
+// also leaves out, block by block, segments that cannot be the nearest, which the twin searches
+// anyway, and the tests hold the two to the same bits.
 
 #include "InkwellKernels.h"
 
