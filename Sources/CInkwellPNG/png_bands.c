@@ -76,6 +76,23 @@ static uint32_t pack_rgb_vectors(const uint8_t *in, uint8_t *out, uint32_t width
  * 64 KiB; the sums reduce modulo 65521 in 64-bit arithmetic once a chunk. */
 enum { ADLER_MODULUS = 65521, ADLER_BLOCK = 32, ADLER_CHUNK = 1 << 16 };
 
+/* Adds a chunk of `length` bytes to the running (a, b), from its byte sum, the sum of the byte sums
+ * before each of its blocks, and its blocks' weighted sums. */
+static inline void adler32_fold(uint64_t *a, uint64_t *b, size_t length, uint64_t total, uint64_t earlier,
+                                uint64_t inner) {
+  *b = (*b + length * *a + ADLER_BLOCK * earlier + inner) % ADLER_MODULUS;
+  *a = (*a + total) % ADLER_MODULUS;
+}
+
+/* The Adler-32 after the last `count` bytes (fewer than a block), a byte at a time. */
+static inline uint32_t adler32_tail(uint64_t a, uint64_t b, const uint8_t *bytes, size_t count) {
+  for (size_t i = 0; i < count; i++) {
+    a += bytes[i];
+    b += a;
+  }
+  return (uint32_t)((b % ADLER_MODULUS) << 16 | (a % ADLER_MODULUS));
+}
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 
@@ -107,16 +124,11 @@ __attribute__((target("avx2"))) static uint32_t adler32_blocks(uint32_t adler, c
     }
     for (int l = 0; l < 8; l++) inner += weights_summed[l];
     const size_t length = blocks * ADLER_BLOCK;
-    b = (b + length * a + ADLER_BLOCK * earlier + inner) % ADLER_MODULUS;
-    a = (a + total) % ADLER_MODULUS;
+    adler32_fold(&a, &b, length, total, earlier, inner);
     bytes += length;
     count -= length;
   }
-  for (size_t i = 0; i < count; i++) {
-    a += bytes[i];
-    b += a;
-  }
-  return (uint32_t)((b % ADLER_MODULUS) << 16 | (a % ADLER_MODULUS));
+  return adler32_tail(a, b, bytes, count);
 }
 
 uint32_t inkwell_png_adler32(uint32_t adler, const uint8_t *bytes, size_t count) {
@@ -151,16 +163,11 @@ static uint32_t adler32_blocks(uint32_t adler, const uint8_t *bytes, size_t coun
       weighted = vpadalq_u16(weighted, vmull_high_u8(d1, back));
     }
     const size_t length = blocks * ADLER_BLOCK;
-    b = (b + length * a + ADLER_BLOCK * vaddlvq_u32(before) + vaddlvq_u32(weighted)) % ADLER_MODULUS;
-    a = (a + vaddlvq_u32(sum)) % ADLER_MODULUS;
+    adler32_fold(&a, &b, length, vaddlvq_u32(sum), vaddlvq_u32(before), vaddlvq_u32(weighted));
     bytes += length;
     count -= length;
   }
-  for (size_t i = 0; i < count; i++) {
-    a += bytes[i];
-    b += a;
-  }
-  return (uint32_t)((b % ADLER_MODULUS) << 16 | (a % ADLER_MODULUS));
+  return adler32_tail(a, b, bytes, count);
 }
 
 uint32_t inkwell_png_adler32(uint32_t adler, const uint8_t *bytes, size_t count) {
