@@ -18,7 +18,8 @@ struct BenchOptions {
       --json PATH       JSON report (default .build/bench/report.json)
       --encoders        also time PNG encoding alone: libpng's defaults against the band encoder
       --quick           smoke test: 1 warm-up + 3 runs, synthetic 'notes' only unless --scene
-      --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json, then exit
+      --write-scenes DIR  write the synthetic scenes as DIR/NAME.inkwell.json and the thumbnail
+                    pages as DIR/thumbs/000.inkwell.json … 199, then exit
       --no-peers        skip Blend2D, Skia and Cairo (installed by Benchmarks/peers/setup on first use)
       --python PATH     Python with the peers (default .build/peers/venv/bin/python)
       --images DIR      write each comparison scene's first image per engine, for a pixel comparison

@@ -81,9 +81,15 @@ if let path = options.streamPNG {
 }
 
 if let directory = options.sceneOutputDirectory {
-  makeDirectories(directory)
-  for scene in SyntheticScene.all {
-    let path = directory + "/" + scene.name + NativeFormat.fileExtension
+  makeDirectories(directory + "/thumbs")
+  // The thumbnail batch's pages as DIR/thumbs/000 … 199, for `inkwell thumbnail` to render.
+  let pages = (0..<ComparisonScene.thumbnailCount).map { index -> (SyntheticScene, String) in
+    let number = String(index)
+    let padded = String(repeating: "0", count: Swift.max(0, 3 - number.count)) + number
+    return (SyntheticScene.thumbnailPage(index), "thumbs/" + padded)
+  }
+  for (scene, name) in SyntheticScene.all.map({ ($0, $0.name) }) + pages {
+    let path = directory + "/" + name + NativeFormat.fileExtension
     do {
       try writeFile(path, bytes: try NativeFormat.encode(scene.document()))
       print(path)

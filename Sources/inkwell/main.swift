@@ -17,6 +17,10 @@ let usage = """
                  [--color-space srgb|p3] [--headroom H] [--tone-map clip|reinhard|bt2390]
                  [--color COLOR [--exposure E]] [--max-exposure E] [--appearance light|dark]
                  [--dither ordered|none]
+    thumbnail INPUT... -o DIR [--list FILE] [--size WxH] [--threads N] [--skip-existing]
+              [--background COLOR | transparent] [--from FORMAT] [--png-effort 1-9]
+              [--max-pixels N] [--max-bytes N] [--dither ordered|none]
+              (DIR/NAME.png for each INPUT; --list reads paths a line each, '-' from stdin)
     convert INPUT OUTPUT [--from FORMAT] [--to json|binary]
     info DOC [--from FORMAT] [--json]
     inks -o SHEET.png [--scale S] [--scenes DIR]
@@ -62,6 +66,7 @@ arguments.removeFirst()
 do {
   switch command {
   case "render": try RenderCommand.run(arguments)
+  case "thumbnail": try ThumbnailCommand.run(arguments)
   case "convert": try ConvertCommand.run(arguments)
   case "info": try InfoCommand.run(arguments)
   case "inks": try InksCommand.run(arguments)

@@ -1,0 +1,317 @@
+// thumbnail: many documents to many PNGs in one process, the way a thumbnail farm renders.
+//
+// A process per document pays its start-up (loading the runtime and the libraries, about 10 ms
+// here) for a thumbnail that renders and encodes in under one; one process keeps its threads,
+// buffers and libraries from document to document. Documents, not tiles, run in parallel: each is
+// rendered on one thread, so a small image never waits on the others or on a thread's wake-up, and
+// a worker holds one document at a time, so memory stays bounded whatever the number of inputs.
+//
+// A bad document never stops the batch: its error is printed as one line naming it, no file is
+// written for it (each output appears complete or not at all, see `OutputFileWriter`), and the
+// others carry on. The exit status says whether every document was written.
+
+import Inkwell
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// `inkwell thumbnail INPUT... -o DIR [--list FILE] [--size WxH] [--threads N]
+/// [--background COLOR | transparent] [--from FORMAT] [--png-effort 1-9] [--max-pixels N]
+/// [--max-bytes N] [--dither ordered|none] [--skip-existing]`.
+enum ThumbnailCommand {
+  /// The box a thumbnail fits in when `--size` is not given.
+  static let defaultSize = (width: 256, height: 256)
+
+  struct Options {
+    var inputs: [String] = []
+    var lists: [String] = []
+    var directory: String?
+    var format: DocumentFormat?
+    var render = RenderOptions(
+      sizing: .fit(width: ThumbnailCommand.defaultSize.width, height: ThumbnailCommand.defaultSize.height))
+    var pngEffort = PNGBandEncoder.defaultEffort
+    var threads = RenderOptions.availableProcessors
+    var maxBytes = FileIO.maxInputBytes
+    var skipExisting = false
+  }
+
+  /// What became of one document.
+  enum Outcome {
+    case written
+    case skipped
+    case failed(String)
+  }
+
+  static func run(_ arguments: [String]) throws {
+    let options = try parse(arguments)
+    guard let directory = options.directory else { throw usageError("missing -o DIR") }
+    var listed = options.inputs
+    for list in options.lists { listed += try listedPaths(list) }
+    let inputs = listed
+    guard !inputs.isEmpty else { throw usageError("no INPUT documents (name them, or give --list FILE)") }
+    let outputs = try outputPaths(for: inputs, in: directory)
+    try makeDirectory(directory)
+
+    var perDocument = options.render
+    perDocument.threads = 1
+    let render = perDocument
+    let workers = Swift.min(options.threads, inputs.count)
+    // Counts per worker (written, skipped, failed), summed once every worker is done.
+    let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 3 * workers)
+    counts.initialize(repeating: 0)
+    defer { counts.deallocate() }
+    let start = MonotonicTime.now()
+    let shared = SharedCounts(counts)
+    TileScheduler.dispatch.forEachJob(inputs.count, workers) { job, worker in
+      let outcome = thumbnail(inputs[job], to: outputs[job], options: options, render: render)
+      switch outcome {
+      case .written: shared.counts[3 * worker] += 1
+      case .skipped: shared.counts[3 * worker + 1] += 1
+      case .failed(let message):
+        shared.counts[3 * worker + 2] += 1
+        writeLine("inkwell: thumbnail: \(message)")
+      }
+    }
+    var (written, skipped, failed) = (0, 0, 0)
+    for worker in 0..<workers {
+      written += counts[3 * worker]
+      skipped += counts[3 * worker + 1]
+      failed += counts[3 * worker + 2]
+    }
+    let seconds = MonotonicTime.seconds(since: start)
+    var summary = "thumbnail: \(written) written, \(failed) failed"
+    if options.skipExisting { summary += ", \(skipped) skipped" }
+    summary += " in \(formatted(seconds, digits: 2)) s"
+    if written > 0, seconds > 0 {
+      summary +=
+        " (\(formatted(Double(written) / seconds, digits: 1)) documents/s on \(workers) thread"
+        + (workers == 1 ? ")" : "s)")
+    }
+    writeLine(summary)
+    if failed > 0 { throw CommandError(message: "thumbnail: \(failed) of \(inputs.count) documents failed") }
+  }
+
+  /// Renders `input` into the PNG at `output`, which appears complete or not at all.
+  static func thumbnail(_ input: String, to output: String, options: Options, render: RenderOptions)
+    -> Outcome
+  {
+    if options.skipExisting {
+      var status = stat()
+      if stat(output, &status) == 0 { return .skipped }
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try readInput(input, maxBytes: options.maxBytes)
+    } catch {
+      return .failed(error.description)
+    }
+    guard let format = options.format ?? DocumentFormat.detect(path: input, bytes: bytes) else {
+      return .failed("\(input): not a document Inkwell can read (name its format with --from)")
+    }
+    let document: Document
+    do {
+      document = try format.load(bytes)
+    } catch {
+      return .failed("\(input): \(error)")
+    }
+    let writer: OutputFileWriter
+    do {
+      writer = try OutputFileWriter(path: output)
+    } catch {
+      return .failed("\(input): \(error.description)")
+    }
+    do {
+      try document.writePNG(to: writer, options: render, effort: options.pngEffort)
+      try writer.commit()
+    } catch let error as OutputError {
+      writer.discard()
+      return .failed("\(input): \(error.description)")
+    } catch {
+      writer.discard()
+      return .failed("\(input): \(error)")
+    }
+    return .written
+  }
+
+  /// The suffixes that name a document's format, longest first; the output drops the one it has.
+  static let documentSuffixes = [
+    ".inkwell.json", ".binarypb", ".inkwell", ".inkml", ".rnote", ".json", ".xopp", ".dat", ".svc", ".xoj",
+  ]
+
+  /// The thumbnail's file name for `input`: its last path component with its document suffix (or,
+  /// failing one, its last extension) replaced by `.png`.
+  static func outputName(for input: String) -> String {
+    let name = input.split(separator: "/").last.map(String.init) ?? input
+    let bytes = Array(name.utf8)
+    for suffix in documentSuffixes where bytes.count > suffix.utf8.count {
+      let tail = bytes[(bytes.count - suffix.utf8.count)...]
+      if zip(tail, suffix.utf8).allSatisfy({ asciiLowercased($0) == $1 }) {
+        return String(decoding: bytes[..<(bytes.count - suffix.utf8.count)], as: UTF8.self) + ".png"
+      }
+    }
+    if let dot = bytes.lastIndex(of: UInt8(ascii: ".")), dot > 0 {
+      return String(decoding: bytes[..<dot], as: UTF8.self) + ".png"
+    }
+    return name + ".png"
+  }
+
+  private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+  }
+
+  /// Each input's output path in `directory`. Two inputs that would write the same file are a
+  /// usage error, found before anything is rendered: the second would replace the first.
+  static func outputPaths(for inputs: [String], in directory: String) throws -> [String] {
+    let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    var firstInput: [String: String] = [:]
+    var paths: [String] = []
+    paths.reserveCapacity(inputs.count)
+    for input in inputs {
+      guard input != "-" else {
+        throw usageError("'-' cannot be a document here (give a list of paths with --list -)")
+      }
+      let name = outputName(for: input)
+      if let earlier = firstInput.updateValue(input, forKey: name) {
+        throw usageError("'\(earlier)' and '\(input)' would both be written to \(prefix + name)")
+      }
+      paths.append(prefix + name)
+    }
+    return paths
+  }
+
+  /// The non-empty lines of the list at `path` (`-`: standard input), one document path each.
+  static func listedPaths(_ path: String) throws -> [String] {
+    let bytes = try FileIO.read(path)
+    return bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
+      let text = String(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
+      return text.isEmpty ? nil : text
+    }
+  }
+
+  /// Creates `directory` when it does not exist; fails when it exists as something else.
+  static func makeDirectory(_ directory: String) throws {
+    var status = stat()
+    if stat(directory, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFDIR else {
+        throw CommandError(message: "thumbnail: '\(directory)' exists and is not a directory")
+      }
+      return
+    }
+    guard mkdir(directory, 0o777) == 0 || errno == EEXIST else {
+      let reason = String(cString: strerror(errno))
+      throw CommandError(message: "thumbnail: cannot create directory '\(directory)': \(reason)")
+    }
+  }
+
+  /// Writes `text` and a newline to standard error in one call, so that lines from different
+  /// workers never interleave.
+  static func writeLine(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+  }
+
+  static func formatted(_ value: Double, digits: Int) -> String {
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let whole = Int((value * scale).rounded())
+    let integer = whole / Int(scale)
+    let fraction = String(whole % Int(scale))
+    return "\(integer)." + String(repeating: "0", count: digits - fraction.count) + fraction
+  }
+
+  static func usageError(_ message: String) -> CommandError {
+    CommandError(message: "thumbnail: \(message)\n\(usage)", status: 2)
+  }
+
+  static func parse(_ arguments: [String]) throws -> Options {
+    var options = Options()
+    var remaining = arguments[...]
+    func value(_ flag: String) throws -> String {
+      guard let v = remaining.popFirst() else { throw usageError("\(flag) needs a value") }
+      return v
+    }
+    func positive(_ flag: String, _ text: String, upTo limit: Int = Int.max) throws -> Int {
+      guard let n = Int(text), n >= 1, n <= limit else {
+        throw usageError(
+          "\(flag) expects a whole number from 1" + (limit == Int.max ? " up" : " to \(limit)")
+            + ", got '\(text)'")
+      }
+      return n
+    }
+    while let argument = remaining.popFirst() {
+      switch argument {
+      case "-o", "--output":
+        options.directory = try value(argument)
+      case "--list":
+        options.lists.append(try value(argument))
+      case "--size":
+        let text = try value(argument)
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
+          throw usageError("--size expects WxH with positive whole numbers, got '\(text)'")
+        }
+        options.render.sizing = .fit(width: w, height: h)
+      case "--threads":
+        options.threads = try positive(argument, try value(argument), upTo: 1024)
+      case "--max-pixels":
+        options.render.maxPixels = try positive(argument, try value(argument))
+      case "--max-bytes":
+        options.maxBytes = try positive(argument, try value(argument))
+      case "--png-effort":
+        options.pngEffort = try positive(argument, try value(argument), upTo: 9)
+      case "--background":
+        let text = try value(argument)
+        guard let color = Color(parsing: text) else {
+          throw usageError(
+            "--background expects #rrggbb, #rrggbbaa, a color name or 'transparent', got '\(text)'")
+        }
+        options.render.background = color
+      case "--from":
+        let text = try value(argument)
+        guard let format = DocumentFormat(name: text) else {
+          let known = DocumentFormat.allCases.map(\.name).joined(separator: ", ")
+          throw usageError("unknown format '\(text)' (known: \(known))")
+        }
+        options.format = format
+      case "--dither":
+        let text = try value(argument)
+        switch text.lowercased() {
+        case "ordered", "on": options.render.dither = true
+        case "none", "off": options.render.dither = false
+        default: throw usageError("--dither expects ordered or none, got '\(text)'")
+        }
+      case "--skip-existing":
+        options.skipExisting = true
+      default:
+        if argument.hasPrefix("-") && argument != "-" {
+          throw usageError("unknown option '\(argument)'")
+        }
+        options.inputs.append(argument)
+      }
+    }
+    return options
+  }
+}
+
+/// Lets the workers write their own slots of one buffer.
+private final class SharedCounts: @unchecked Sendable {
+  let counts: UnsafeMutableBufferPointer<Int>
+  init(_ counts: UnsafeMutableBufferPointer<Int>) { self.counts = counts }
+}
+
+/// Seconds on the monotonic clock.
+enum MonotonicTime {
+  static func now() -> timespec {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return time
+  }
+
+  static func seconds(since start: timespec) -> Double {
+    let end = now()
+    return Double(end.tv_sec - start.tv_sec) + Double(end.tv_nsec - start.tv_nsec) / 1e9
+  }
+}

@@ -1,0 +1,151 @@
+// `inkwell thumbnail`: many documents in one process, each equal to its own `inkwell render`.
+
+import Foundation
+import Inkwell
+import Testing
+
+/// The documents the batch tests render: the examples and two golden pages.
+let thumbnailInputs = [
+  Golden.root + "/examples/bdalab-handwriting.inkwell.json",
+  Golden.root + "/examples/mypaint-painting.inkwell.json",
+  Golden.root + "/golden/pen/curve.inkwell.json",
+  Golden.root + "/golden/pen/translucent-self-crossing-loop.inkwell.json",
+]
+
+func directoryListing(_ path: String) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: path).sorted()
+}
+
+@Suite("inkwell thumbnail", .serialized)
+struct ThumbnailCommandTests {
+  @Test("each thumbnail is the bytes `inkwell render --size` writes, on one thread or two")
+  func matchesRender() throws {
+    let dir = temporaryDirectory()
+    for threads in ["1", "2"] {
+      let result = try runInkwell(
+        ["thumbnail"] + thumbnailInputs + [
+          "-o", dir + "/t" + threads, "--size", "200x150", "--threads", threads,
+        ])
+      #expect(result.status == 0, "\(result.stderr)")
+      #expect(result.stderr.hasPrefix("thumbnail: 4 written, 0 failed in "), "\(result.stderr)")
+    }
+    let names = [
+      "bdalab-handwriting.png", "curve.png", "mypaint-painting.png", "translucent-self-crossing-loop.png",
+    ]
+    #expect(try directoryListing(dir + "/t1") == names)
+    for (input, name) in zip(thumbnailInputs, [names[0], names[2], names[1], names[3]]) {
+      let single = dir + "/single-" + name
+      let result = try runInkwell(["render", input, "-o", single, "--size", "200x150"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let expected = try readInput(single, maxBytes: 1 << 26)
+      #expect(try readInput(dir + "/t1/" + name, maxBytes: 1 << 26) == expected, "\(name), one thread")
+      #expect(try readInput(dir + "/t2/" + name, maxBytes: 1 << 26) == expected, "\(name), two threads")
+      let (w, h) = try pngSize(single)
+      #expect(w <= 200 && h <= 150 && (w == 200 || h == 150), "\(name): \(w)×\(h)")
+    }
+  }
+
+  @Test("a bad document is reported and skipped; the others are written; the status is 1")
+  func badDocumentInBatch() throws {
+    let dir = temporaryDirectory()
+    try writeOutput(
+      Array("{\"format\": \"inkwell\", \"version\": 1, \"drawing\": ".utf8), to: dir + "/cut.inkwell.json")
+    try writeOutput(Array("not a document".utf8), to: dir + "/noise.txt")
+    let inputs = [
+      thumbnailInputs[0], dir + "/cut.inkwell.json", dir + "/missing.inkwell.json", dir + "/noise.txt",
+    ]
+    let result = try runInkwell(["thumbnail"] + inputs + ["-o", dir + "/out", "--threads", "2"])
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(lines.count == 5, "\(result.stderr)")
+    #expect(lines.contains { $0.hasPrefix("inkwell: thumbnail: ") && $0.contains("cut.inkwell.json") })
+    #expect(lines.contains { $0.contains("missing.inkwell.json") && $0.contains("No such file") })
+    #expect(lines.contains { $0.contains("noise.txt") && $0.contains("not a document") })
+    #expect(lines.contains { $0.hasPrefix("thumbnail: 1 written, 3 failed") })
+    #expect(lines.last == "inkwell: thumbnail: 3 of 4 documents failed")
+    // Only the good document's file: no partial output, no temporary file left behind.
+    #expect(try directoryListing(dir + "/out") == ["bdalab-handwriting.png"])
+  }
+
+  @Test("--list reads paths a line each, from a file or standard input")
+  func listedInputs() throws {
+    let dir = temporaryDirectory()
+    let list = thumbnailInputs[0] + "\n\n" + thumbnailInputs[2] + "\r\n"
+    try writeOutput(Array(list.utf8), to: dir + "/list.txt")
+    var result = try runInkwell([
+      "thumbnail", "--list", dir + "/list.txt", thumbnailInputs[1], "-o", dir + "/a",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      try directoryListing(dir + "/a") == ["bdalab-handwriting.png", "curve.png", "mypaint-painting.png"])
+    result = try runInkwell(["thumbnail", "--list", "-", "-o", dir + "/b"], input: Array(list.utf8))
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try directoryListing(dir + "/b") == ["bdalab-handwriting.png", "curve.png"])
+  }
+
+  @Test("--skip-existing leaves finished thumbnails alone and counts them")
+  func skipExisting() throws {
+    let dir = temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+    try writeOutput(Array("kept".utf8), to: dir + "/out/curve.png")
+    let result = try runInkwell([
+      "thumbnail", thumbnailInputs[0], thumbnailInputs[2], "-o", dir + "/out", "--skip-existing",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("thumbnail: 1 written, 0 failed, 1 skipped in "), "\(result.stderr)")
+    #expect(try readInput(dir + "/out/curve.png", maxBytes: 100) == Array("kept".utf8))
+    #expect(try directoryListing(dir + "/out") == ["bdalab-handwriting.png", "curve.png"])
+  }
+
+  @Test("two inputs with one output name are refused before anything is written")
+  func clashingNames() throws {
+    let dir = temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir + "/other", withIntermediateDirectories: true)
+    let copy = dir + "/other/curve.inkwell.json"
+    try writeOutput(try readInput(thumbnailInputs[2], maxBytes: 1 << 26), to: copy)
+    let result = try runInkwell([
+      "thumbnail", thumbnailInputs[0], thumbnailInputs[2], copy, "-o", dir + "/out",
+    ])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("would both be written to"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dir + "/out"))
+  }
+
+  @Test(
+    "output names drop the document suffix",
+    arguments: [
+      ("a/b/page.inkwell.json", "page.png"), ("page.INKWELL", "page.png"), ("rec.dat", "rec.png"),
+      ("notes.v2.xopp", "notes.v2.png"), ("scan.binarypb", "scan.png"), ("README", "README.png"),
+      (".hidden", ".hidden.png"), ("dir/x.tar.gz", "x.tar.png"), ("ünï.inkml", "ünï.png"),
+    ])
+  func outputNames(_ pair: (String, String)) throws {
+    let dir = temporaryDirectory()
+    let input = dir + "/in/" + pair.0
+    let folder = String(input[..<input.lastIndex(of: "/")!])
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try writeOutput(try readInput(thumbnailInputs[2], maxBytes: 1 << 26), to: input)
+    let result = try runInkwell(["thumbnail", input, "-o", dir + "/out"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try directoryListing(dir + "/out") == [pair.1])
+  }
+
+  static let badArguments: [[String]] = [
+    ["thumbnail"],
+    ["thumbnail", "x.inkwell.json"],
+    ["thumbnail", "-o", "dir"],
+    ["thumbnail", "x.inkwell.json", "-o", "dir", "--size", "0x10"],
+    ["thumbnail", "x.inkwell.json", "-o", "dir", "--threads", "0"],
+    ["thumbnail", "x.inkwell.json", "-o", "dir", "--png-effort", "10"],
+    ["thumbnail", "x.inkwell.json", "-o", "dir", "--max-bytes", "-5"],
+    ["thumbnail", "x.inkwell.json", "-o", "dir", "--from", "paper"],
+    ["thumbnail", "-", "-o", "dir"],
+    ["thumbnail", "x.inkwell.json", "-o", "dir", "--frobnicate"],
+  ]
+
+  @Test("usage errors exit with status 2 and say what is wrong", arguments: badArguments)
+  func usageErrors(_ arguments: [String]) throws {
+    let result = try runInkwell(arguments)
+    #expect(result.status == 2, "\(arguments): \(result.stderr)")
+    #expect(result.stderr.hasPrefix("inkwell: thumbnail: "), "\(result.stderr)")
+  }
+}
