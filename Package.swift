@@ -80,7 +80,9 @@ let package = Package(
       dependencies: ["InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellEXR"]
     ),
 
-    .executableTarget(name: "inkwell", dependencies: ["Inkwell"]),
+    // The command line; its C shim sets what Glibc's Swift module does not expose (mallopt).
+    .target(name: "CInkwellCLI"),
+    .executableTarget(name: "inkwell", dependencies: ["Inkwell", "CInkwellCLI"]),
     .executableTarget(
       name: "inkwell-bench",
       // CLibPNG only to report the libpng version the benchmark ran against.

@@ -8,8 +8,13 @@
 //
 // A bad document never stops the batch: its error is printed as one line naming it, no file is
 // written for it (each output appears complete or not at all, see `OutputFileWriter`), and the
-// others carry on. The exit status says whether every document was written.
+// others carry on. The exit status says whether every document was written. Each file's bytes
+// reach the disk before it takes its name, as with `render`; the directory's entries are synced
+// once, after the batch, instead of once a file (0.53 → 0.37 ms a file on this machine's disk,
+// measured apart from rendering), so a crash during a batch can lose the names of thumbnails
+// finished since it started, never leave a partial one under its name.
 
+import CInkwellCLI
 import Inkwell
 
 #if canImport(Glibc)
@@ -54,6 +59,7 @@ enum ThumbnailCommand {
     guard !inputs.isEmpty else { throw usageError("no INPUT documents (name them, or give --list FILE)") }
     let outputs = try outputPaths(for: inputs, in: directory)
     try makeDirectory(directory)
+    keepFreedMemory()
 
     var perDocument = options.render
     perDocument.threads = 1
@@ -75,6 +81,8 @@ enum ThumbnailCommand {
         writeLine("inkwell: thumbnail: \(message)")
       }
     }
+    // Each file's bytes were synced before it got its name; the names are synced once for all.
+    OutputFileWriter.syncDirectory(directory)
     var (written, skipped, failed) = (0, 0, 0)
     for worker in 0..<workers {
       written += counts[3 * worker]
@@ -92,6 +100,15 @@ enum ThumbnailCommand {
     }
     writeLine(summary)
     if failed > 0 { throw CommandError(message: "thumbnail: \(failed) of \(inputs.count) documents failed") }
+  }
+
+  /// Keeps memory a document frees for the next one. glibc gives large blocks back to the system
+  /// when they are freed (each its own mapping, and the top of the heap past 128 KiB), so every
+  /// document faulted its buffers in afresh: 5 441 page faults for the 200 synthetic pages on one
+  /// thread, 983 with these limits, and the batch about 7 % faster. What stays is what the largest
+  /// document needed.
+  static func keepFreedMemory() {
+    _ = inkwell_cli_keep_freed_memory(32 << 20, 64 << 20)
   }
 
   /// Renders `input` into the PNG at `output`, which appears complete or not at all.
@@ -125,7 +142,7 @@ enum ThumbnailCommand {
     }
     do {
       try document.writePNG(to: writer, options: render, effort: options.pngEffort)
-      try writer.commit()
+      try writer.commit(syncingDirectory: false)
     } catch let error as OutputError {
       writer.discard()
       return .failed("\(input): \(error.description)")

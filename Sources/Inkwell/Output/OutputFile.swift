@@ -116,7 +116,7 @@ private func replaceAtomically(
   if stage == .beforeRename { throw OutputError(path: shownPath, code: EIO) }
   guard rename(temporaryPath, path) == 0 else { throw OutputError(path: shownPath, code: errno) }
   renamed = true
-  syncDirectory(directoryPrefix.isEmpty ? "." : directoryPrefix)
+  syncDirectoryEntries(directoryPrefix.isEmpty ? "." : directoryPrefix)
 }
 
 /// Devices and FIFOs: open without creating or truncating, and write.
@@ -150,7 +150,7 @@ private func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32, pat
 
 /// Makes a finished rename durable. Best effort: some file systems refuse fsync on directories,
 /// and the new file is complete either way.
-private func syncDirectory(_ path: String) {
+private func syncDirectoryEntries(_ path: String) {
   let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
   guard descriptor >= 0 else { return }
   _ = fsync(descriptor)
@@ -281,6 +281,13 @@ public final class OutputFileWriter {
   /// Makes the output final: flushes, sets permissions and renames a temporary file into place,
   /// or writes the held bytes to standard output.
   public func commit() throws(OutputError) {
+    try commit(syncingDirectory: true)
+  }
+
+  /// `commit()`; with `syncingDirectory` false the new name is not made durable here (the file's
+  /// bytes still are, before it gets the name): a caller writing many files into one directory
+  /// syncs it once afterwards (`syncDirectory(_:)`), instead of once a file.
+  public func commit(syncingDirectory: Bool) throws(OutputError) {
     let current = destination
     destination = .finished
     switch current {
@@ -301,10 +308,16 @@ public final class OutputFileWriter {
       guard close(descriptor) == 0 || errno == EINTR else { throw OutputError(path: path, code: errno) }
       guard rename(temporaryPath, finalPath) == 0 else { throw OutputError(path: path, code: errno) }
       renamed = true
-      syncDirectory(directoryPrefix.isEmpty ? "." : directoryPrefix)
+      if syncingDirectory { syncDirectoryEntries(directoryPrefix.isEmpty ? "." : directoryPrefix) }
     case .finished:
       throw OutputError(path: path, code: EBADF)
     }
+  }
+
+  /// Makes the names of files renamed into `directory` durable (best effort: some file systems
+  /// refuse to sync a directory, and the files are complete either way).
+  public static func syncDirectory(_ directory: String) {
+    syncDirectoryEntries(directory)
   }
 
   /// Abandons the output: a temporary file is removed, held bytes are dropped. Safe to repeat.
