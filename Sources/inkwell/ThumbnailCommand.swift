@@ -6,7 +6,8 @@
 // rendered on one thread, so a small image never waits on the others or on a thread's wake-up, and
 // a worker holds one document at a time, so memory stays bounded whatever the number of inputs.
 //
-// A bad document never stops the batch: its error is printed as one line naming it, no file is
+// A document newer than this build that carries its own thumbnail (a valid PNG) gets that picture,
+// as PaperKit has an app show it, with a note saying so. A bad document never stops the batch: its error is printed as one line naming it, no file is
 // written for it (each output appears complete or not at all, see `OutputFileWriter`), and the
 // others carry on. The exit status says whether every document was written. Each file's bytes
 // reach the disk before it takes its name, as with `render`; the directory's entries are synced
@@ -47,6 +48,8 @@ enum ThumbnailCommand {
   enum Outcome {
     case written
     case skipped
+    /// Newer than this build; its embedded thumbnail was written instead (the note says so).
+    case embedded(String)
     case failed(String)
   }
 
@@ -65,8 +68,9 @@ enum ThumbnailCommand {
     perDocument.threads = 1
     let render = perDocument
     let workers = Swift.min(options.threads, inputs.count)
-    // Counts per worker (written, skipped, failed), summed once every worker is done.
-    let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 3 * workers)
+    // Counts per worker (written, embedded, skipped, failed), summed once every worker is done.
+    let slots = 4
+    let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: slots * workers)
     counts.initialize(repeating: 0)
     defer { counts.deallocate() }
     let start = MonotonicTime.now()
@@ -74,23 +78,28 @@ enum ThumbnailCommand {
     TileScheduler.dispatch.forEachJob(inputs.count, workers) { job, worker in
       let outcome = thumbnail(inputs[job], to: outputs[job], options: options, render: render)
       switch outcome {
-      case .written: shared.counts[3 * worker] += 1
-      case .skipped: shared.counts[3 * worker + 1] += 1
+      case .written: shared.counts[slots * worker] += 1
+      case .embedded(let note):
+        shared.counts[slots * worker + 1] += 1
+        writeLine("inkwell: thumbnail: \(note)")
+      case .skipped: shared.counts[slots * worker + 2] += 1
       case .failed(let message):
-        shared.counts[3 * worker + 2] += 1
+        shared.counts[slots * worker + 3] += 1
         writeLine("inkwell: thumbnail: \(message)")
       }
     }
     // Each file's bytes were synced before it got its name; the names are synced once for all.
     OutputFileWriter.syncDirectory(directory)
-    var (written, skipped, failed) = (0, 0, 0)
+    var (written, embedded, skipped, failed) = (0, 0, 0, 0)
     for worker in 0..<workers {
-      written += counts[3 * worker]
-      skipped += counts[3 * worker + 1]
-      failed += counts[3 * worker + 2]
+      written += counts[slots * worker]
+      embedded += counts[slots * worker + 1]
+      skipped += counts[slots * worker + 2]
+      failed += counts[slots * worker + 3]
     }
     let seconds = MonotonicTime.seconds(since: start)
     var summary = "thumbnail: \(written) written, \(failed) failed"
+    if embedded > 0 { summary += ", \(embedded) from their own thumbnails" }
     if options.skipExisting { summary += ", \(skipped) skipped" }
     summary += " in \(formatted(seconds, digits: 2)) s"
     if written > 0, seconds > 0 {
@@ -100,6 +109,12 @@ enum ThumbnailCommand {
     }
     writeLine(summary)
     if failed > 0 { throw CommandError(message: "thumbnail: \(failed) of \(inputs.count) documents failed") }
+  }
+
+  /// Whether `bytes` decode as a PNG of at most `maxPixels` pixels, 8 or 16 bits a sample.
+  static func isPNG(_ bytes: [UInt8], maxPixels: Int) -> Bool {
+    (try? PNGImage.decode(bytes, maxPixels: maxPixels)) != nil
+      || (try? PNGImage16.decode(bytes, maxPixels: maxPixels)) != nil
   }
 
   /// Keeps memory a document frees for the next one. glibc gives large blocks back to the system
@@ -132,6 +147,19 @@ enum ThumbnailCommand {
     do {
       document = try format.load(bytes)
     } catch {
+      if error.category == .incompatibleFormatTooNew, let embedded = error.thumbnailPNG,
+        isPNG(embedded, maxPixels: render.maxPixels)
+      {
+        // Newer than this build, with its own picture: what PaperKit has an app show instead.
+        do {
+          let writer = try OutputFileWriter(path: output)
+          try writer.write(embedded)
+          try writer.commit(syncingDirectory: false)
+        } catch {
+          return .failed("\(input): \(error.description)")
+        }
+        return .embedded("\(input): \(error); wrote the thumbnail the document carries")
+      }
       return .failed("\(input): \(error)")
     }
     let writer: OutputFileWriter
@@ -192,7 +220,9 @@ enum ThumbnailCommand {
       }
       let name = outputName(for: input)
       if let earlier = firstInput.updateValue(input, forKey: name) {
-        throw usageError("'\(earlier)' and '\(input)' would both be written to \(prefix + name)")
+        throw CommandError(
+          message: "thumbnail: '\(earlier)' and '\(input)' would both be written to \(prefix + name)",
+          status: 2)
       }
       paths.append(prefix + name)
     }

@@ -67,6 +67,31 @@ struct ThumbnailCommandTests {
     #expect(try directoryListing(dir + "/out") == ["bdalab-handwriting.png"])
   }
 
+  @Test("a document newer than this build gives the thumbnail it carries, when that is a PNG")
+  func embeddedThumbnail() throws {
+    let dir = temporaryDirectory()
+    let picture = dir + "/picture.png"
+    #expect(try runInkwell(["render", thumbnailInputs[2], "-o", picture, "--size", "40x30"]).status == 0)
+    let png = try readInput(picture, maxBytes: 1 << 20)
+    let newer = #"{"format": "inkwell", "version": 7, "elements": [], "thumbnail": ""#
+    try writeOutput(
+      Array((newer + Data(png).base64EncodedString() + "\"}").utf8), to: dir + "/newer.inkwell.json")
+    // The corpus's newer document carries bytes that only start like a PNG: no file for it.
+    let fake = Golden.root + "/Tests/InkwellTests/Malformed/newer-version-with-thumbnail.inkwell.json"
+    let result = try runInkwell(["thumbnail", dir + "/newer.inkwell.json", fake, "-o", dir + "/out"])
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains {
+        $0.contains("newer.inkwell.json") && $0.hasSuffix("wrote the thumbnail the document carries")
+      },
+      "\(result.stderr)")
+    #expect(
+      lines.contains { $0.hasPrefix("thumbnail: 0 written, 1 failed, 1 from their own thumbnails in ") })
+    #expect(try directoryListing(dir + "/out") == ["newer.png"])
+    #expect(try readInput(dir + "/out/newer.png", maxBytes: 1 << 20) == png)
+  }
+
   @Test("--list reads paths a line each, from a file or standard input")
   func listedInputs() throws {
     let dir = temporaryDirectory()
