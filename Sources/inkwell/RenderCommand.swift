@@ -116,11 +116,7 @@ enum RenderCommand {
       case "-o", "--output":
         options.output = try value(argument)
       case "--size":
-        let text = try value(argument)
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
-          throw usageError("--size expects WxH with positive whole numbers, got '\(text)'")
-        }
+        let (w, h) = try OptionValues.box(try value(argument), invalid: usageError)
         options.render.sizing = .fit(width: w, height: h)
         sawSize = true
       case "--scale":
@@ -140,12 +136,7 @@ enum RenderCommand {
         }
         options.render.region = Rect(x: x, y: y, width: w, height: h)
       case "--background":
-        let text = try value(argument)
-        guard let color = Color(parsing: text) else {
-          throw usageError(
-            "--background expects #rrggbb, #rrggbbaa, a color name or 'transparent', got '\(text)'")
-        }
-        options.render.background = color
+        options.render.background = try OptionValues.background(try value(argument), invalid: usageError)
       case "--threads":
         let text = try value(argument)
         guard let n = Int(text), n >= 1, n <= 1024 else {
@@ -159,12 +150,7 @@ enum RenderCommand {
         }
         options.render.maxPixels = n
       case "--from":
-        let text = try value(argument)
-        guard let format = DocumentFormat(name: text) else {
-          let known = DocumentFormat.allCases.map(\.name).joined(separator: ", ")
-          throw usageError("unknown format '\(text)' (known: \(known))")
-        }
-        options.format = format
+        options.format = try OptionValues.format(try value(argument), invalid: usageError)
       case "--format":
         let text = try value(argument)
         guard let f = ImageFormat(name: text) else {
@@ -237,12 +223,7 @@ enum RenderCommand {
         }
         options.render.appearance = a
       case "--dither":
-        let text = try value(argument)
-        switch text.lowercased() {
-        case "ordered", "on": options.render.dither = true
-        case "none", "off": options.render.dither = false
-        default: throw usageError("--dither expects ordered or none, got '\(text)'")
-        }
+        options.render.dither = try OptionValues.dither(try value(argument), invalid: usageError)
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw usageError("unknown option '\(argument)'")

@@ -295,11 +295,7 @@ enum ThumbnailCommand {
       case "--list":
         options.lists.append(try value(argument))
       case "--size":
-        let text = try value(argument)
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else {
-          throw usageError("--size expects WxH with positive whole numbers, got '\(text)'")
-        }
+        let (w, h) = try OptionValues.box(try value(argument), invalid: usageError)
         options.render.sizing = .fit(width: w, height: h)
       case "--threads":
         options.threads = try positive(argument, try value(argument), upTo: 1024)
@@ -310,26 +306,11 @@ enum ThumbnailCommand {
       case "--png-effort":
         options.pngEffort = try positive(argument, try value(argument), upTo: 9)
       case "--background":
-        let text = try value(argument)
-        guard let color = Color(parsing: text) else {
-          throw usageError(
-            "--background expects #rrggbb, #rrggbbaa, a color name or 'transparent', got '\(text)'")
-        }
-        options.render.background = color
+        options.render.background = try OptionValues.background(try value(argument), invalid: usageError)
       case "--from":
-        let text = try value(argument)
-        guard let format = DocumentFormat(name: text) else {
-          let known = DocumentFormat.allCases.map(\.name).joined(separator: ", ")
-          throw usageError("unknown format '\(text)' (known: \(known))")
-        }
-        options.format = format
+        options.format = try OptionValues.format(try value(argument), invalid: usageError)
       case "--dither":
-        let text = try value(argument)
-        switch text.lowercased() {
-        case "ordered", "on": options.render.dither = true
-        case "none", "off": options.render.dither = false
-        default: throw usageError("--dither expects ordered or none, got '\(text)'")
-        }
+        options.render.dither = try OptionValues.dither(try value(argument), invalid: usageError)
       case "--skip-existing":
         options.skipExisting = true
       default:
