@@ -5,15 +5,17 @@
 // buffers and libraries from document to document. Documents, not tiles, run in parallel: each is
 // rendered on one thread, so a small image never waits on the others or on a thread's wake-up, and
 // a worker holds one document at a time, so memory stays bounded whatever the number of inputs.
+// With fewer documents than threads, each document's tiles share the threads left over.
 //
-// A document newer than this build that carries its own thumbnail (a valid PNG) gets that picture,
-// as PaperKit has an app show it, with a note saying so. A bad document never stops the batch: its error is printed as one line naming it, no file is
-// written for it (each output appears complete or not at all, see `OutputFileWriter`), and the
-// others carry on. The exit status says whether every document was written. Each file's bytes
-// reach the disk before it takes its name, as with `render`; the directory's entries are synced
-// once, after the batch, instead of once a file (0.53 → 0.37 ms a file on this machine's disk,
-// measured apart from rendering), so a crash during a batch can lose the names of thumbnails
-// finished since it started, never leave a partial one under its name.
+// A document newer than this build that carries its own thumbnail (a valid PNG) gets that
+// picture, as PaperKit has an app show it, with a note saying so. A bad document never stops the
+// batch: its error is printed as one line naming it, no file is written for it (each output
+// appears complete or not at all, see `OutputFileWriter`), and the others carry on. The exit
+// status says whether every document was written. Each file's bytes reach the disk before it
+// takes its name, as with `render`; the directory's entries are synced once, after the batch,
+// instead of once a file (0.53 → 0.37 ms a file on this machine's disk, measured apart from
+// rendering), so a crash during a batch can lose the names of thumbnails finished since it
+// started, never leave a partial one under its name.
 
 import CInkwellCLI
 import Inkwell
@@ -64,10 +66,12 @@ enum ThumbnailCommand {
     try makeDirectory(directory)
     keepFreedMemory()
 
-    var perDocument = options.render
-    perDocument.threads = 1
-    let render = perDocument
     let workers = Swift.min(options.threads, inputs.count)
+    // Fewer documents than threads: each document's tiles share the rest (the bytes do not
+    // depend on the thread count).
+    var perDocument = options.render
+    perDocument.threads = Swift.max(1, options.threads / workers)
+    let render = perDocument
     // Counts per worker (written, embedded, skipped, failed), summed once every worker is done.
     let slots = 4
     let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: slots * workers)

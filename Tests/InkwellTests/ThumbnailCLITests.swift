@@ -33,6 +33,11 @@ struct ThumbnailCommandTests {
       "bdalab-handwriting.png", "curve.png", "mypaint-painting.png", "translucent-self-crossing-loop.png",
     ]
     #expect(try directoryListing(dir + "/t1") == names)
+    // One document on three threads: its tiles take them all.
+    let alone = try runInkwell([
+      "thumbnail", thumbnailInputs[1], "-o", dir + "/t3", "--size", "200x150", "--threads", "3",
+    ])
+    #expect(alone.status == 0, "\(alone.stderr)")
     for (input, name) in zip(thumbnailInputs, [names[0], names[2], names[1], names[3]]) {
       let single = dir + "/single-" + name
       let result = try runInkwell(["render", input, "-o", single, "--size", "200x150"])
@@ -40,6 +45,9 @@ struct ThumbnailCommandTests {
       let expected = try readInput(single, maxBytes: 1 << 26)
       #expect(try readInput(dir + "/t1/" + name, maxBytes: 1 << 26) == expected, "\(name), one thread")
       #expect(try readInput(dir + "/t2/" + name, maxBytes: 1 << 26) == expected, "\(name), two threads")
+      if name == names[2] {
+        #expect(try readInput(dir + "/t3/" + name, maxBytes: 1 << 26) == expected, "\(name), alone")
+      }
       let (w, h) = try pngSize(single)
       #expect(w <= 200 && h <= 150 && (w == 200 || h == 150), "\(name): \(w)×\(h)")
     }
