@@ -28,7 +28,7 @@ import Inkwell
 
 /// `inkwell thumbnail INPUT... -o DIR [--list FILE] [--size WxH] [--threads N]
 /// [--background COLOR | transparent] [--from FORMAT] [--png-effort 1-9] [--max-pixels N]
-/// [--max-bytes N] [--dither ordered|none] [--skip-existing]`.
+/// [--max-bytes N] [--dither ordered|none] [--skip-existing] [--relative-to ROOT]`.
 enum ThumbnailCommand {
   /// The box a thumbnail fits in when `--size` is not given.
   static let defaultSize = (width: 256, height: 256)
@@ -44,6 +44,8 @@ enum ThumbnailCommand {
     var threads = RenderOptions.availableProcessors
     var maxBytes = FileIO.maxInputBytes
     var skipExisting = false
+    /// With `--relative-to ROOT`: outputs keep the inputs' folders below ROOT.
+    var root: String?
   }
 
   /// What became of one document.
@@ -62,8 +64,9 @@ enum ThumbnailCommand {
     for list in options.lists { listed += try listedPaths(list) }
     let inputs = listed
     guard !inputs.isEmpty else { throw usageError("no INPUT documents (name them, or give --list FILE)") }
-    let outputs = try outputPaths(for: inputs, in: directory)
+    let (outputs, folders) = try outputPaths(for: inputs, in: directory, relativeTo: options.root)
     try makeDirectory(directory)
+    for folder in folders { try makeDirectory(folder) }
     keepFreedMemory()
 
     let workers = Swift.min(options.threads, inputs.count)
@@ -94,6 +97,7 @@ enum ThumbnailCommand {
     }
     // Each file's bytes were synced before it got its name; the names are synced once for all.
     OutputFileWriter.syncDirectory(directory)
+    for folder in folders { OutputFileWriter.syncDirectory(folder) }
     var (written, embedded, skipped, failed) = (0, 0, 0, 0)
     for worker in 0..<workers {
       written += counts[slots * worker]
@@ -211,26 +215,62 @@ enum ThumbnailCommand {
     byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
   }
 
-  /// Each input's output path in `directory`. Two inputs that would write the same file are a
-  /// usage error, found before anything is rendered: the second would replace the first.
-  static func outputPaths(for inputs: [String], in directory: String) throws -> [String] {
+  /// Each input's output path in `directory`, and the folders below `directory` those paths need
+  /// (parents first). Without `root` every output lies in `directory` itself; with it, an input's
+  /// folders below `root` are kept (`root/a/b/x.inkwell` → `directory/a/b/x.png`), compared as
+  /// written, without following links. An input outside `root`, a `..` in either, and two inputs
+  /// that would write the same file are usage errors, found before anything is rendered: the
+  /// second of two would replace the first.
+  static func outputPaths(for inputs: [String], in directory: String, relativeTo root: String?) throws -> (
+    paths: [String], folders: [String]
+  ) {
     let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+    let rootParts = try root.map { root in
+      let parts = try components(of: root)
+      return (absolute: root.hasPrefix("/"), parts: parts)
+    }
     var firstInput: [String: String] = [:]
+    var folders: [String] = []
+    var knownFolders: Set<String> = []
     var paths: [String] = []
     paths.reserveCapacity(inputs.count)
     for input in inputs {
       guard input != "-" else {
         throw usageError("'-' cannot be a document here (give a list of paths with --list -)")
       }
-      let name = outputName(for: input)
-      if let earlier = firstInput.updateValue(input, forKey: name) {
+      var relative = outputName(for: input)
+      if let (absolute, rootParts) = rootParts {
+        let parts = try components(of: input)
+        guard input.hasPrefix("/") == absolute, parts.count > rootParts.count,
+          parts.starts(with: rootParts)
+        else {
+          throw usageError("'\(input)' is not inside '\(root ?? "")' (--relative-to)")
+        }
+        var folder = ""
+        for part in parts[rootParts.count..<(parts.count - 1)] {
+          folder += folder.isEmpty ? part : "/" + part
+          if knownFolders.insert(folder).inserted { folders.append(prefix + folder) }
+        }
+        if !folder.isEmpty { relative = folder + "/" + relative }
+      }
+      if let earlier = firstInput.updateValue(input, forKey: relative) {
         throw CommandError(
-          message: "thumbnail: '\(earlier)' and '\(input)' would both be written to \(prefix + name)",
+          message: "thumbnail: '\(earlier)' and '\(input)' would both be written to \(prefix + relative)",
           status: 2)
       }
-      paths.append(prefix + name)
+      paths.append(prefix + relative)
     }
-    return paths
+    return (paths, folders)
+  }
+
+  /// The components of `path` as written, without empty and `.` ones; `..` is a usage error (an
+  /// output could land outside the folder).
+  static func components(of path: String) throws -> [String] {
+    let parts = path.split(separator: "/").map(String.init).filter { $0 != "." }
+    guard !parts.contains("..") else {
+      throw usageError("'\(path)' has a '..' component, which --relative-to does not follow")
+    }
+    return parts
   }
 
   /// The non-empty lines of the list at `path` (`-`: standard input), one document path each.
@@ -317,6 +357,8 @@ enum ThumbnailCommand {
         options.render.dither = try OptionValues.dither(try value(argument), invalid: usageError)
       case "--skip-existing":
         options.skipExisting = true
+      case "--relative-to":
+        options.root = try value(argument)
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw usageError("unknown option '\(argument)'")

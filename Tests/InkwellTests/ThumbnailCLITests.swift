@@ -130,6 +130,33 @@ struct ThumbnailCommandTests {
     #expect(try directoryListing(dir + "/out") == ["bdalab-handwriting.png", "curve.png"])
   }
 
+  @Test("--relative-to keeps the folders below ROOT, so equal names in different folders do not clash")
+  func relativeTo() throws {
+    let dir = temporaryDirectory()
+    for folder in ["/in/u1/a", "/in/u2"] {
+      try FileManager.default.createDirectory(atPath: dir + folder, withIntermediateDirectories: true)
+    }
+    let curve = try readInput(thumbnailInputs[2], maxBytes: 1 << 26)
+    try writeOutput(curve, to: dir + "/in/u1/a/doc.inkwell.json")
+    try writeOutput(curve, to: dir + "/in/u2/doc.inkwell")
+    try writeOutput(curve, to: dir + "/in/top.json")
+    let inputs = [dir + "/in/u1/a/doc.inkwell.json", dir + "/in/./u2//doc.inkwell", dir + "/in/top.json"]
+    let result = try runInkwell(["thumbnail"] + inputs + ["-o", dir + "/out", "--relative-to", dir + "/in/"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try directoryListing(dir + "/out") == ["top.png", "u1", "u2"])
+    #expect(try directoryListing(dir + "/out/u1/a") == ["doc.png"])
+    #expect(try directoryListing(dir + "/out/u2") == ["doc.png"])
+    #expect(
+      try readInput(dir + "/out/u2/doc.png", maxBytes: 1 << 20)
+        == readInput(dir + "/out/top.png", maxBytes: 1 << 20))
+    // Outside ROOT, or through '..': refused before anything is written.
+    for bad in [thumbnailInputs[0], dir + "/in/../in/top.json", dir + "/in"] {
+      let refused = try runInkwell(["thumbnail", bad, "-o", dir + "/never", "--relative-to", dir + "/in"])
+      #expect(refused.status == 2, "\(bad): \(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: dir + "/never"))
+    }
+  }
+
   @Test("two inputs with one output name are refused before anything is written")
   func clashingNames() throws {
     let dir = temporaryDirectory()
