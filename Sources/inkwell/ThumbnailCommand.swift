@@ -28,7 +28,7 @@ import Inkwell
 
 /// `inkwell thumbnail INPUT... -o DIR [--list FILE] [--size WxH] [--threads N]
 /// [--background COLOR | transparent] [--from FORMAT] [--png-effort 1-9] [--max-pixels N]
-/// [--max-bytes N] [--dither ordered|none] [--skip-existing] [--relative-to ROOT]`.
+/// [--max-bytes N] [--dither ordered|none] [--skip-existing] [--relative-to ROOT] [--report FILE]`.
 enum ThumbnailCommand {
   /// The box a thumbnail fits in when `--size` is not given.
   static let defaultSize = (width: 256, height: 256)
@@ -46,6 +46,8 @@ enum ThumbnailCommand {
     var skipExisting = false
     /// With `--relative-to ROOT`: outputs keep the inputs' folders below ROOT.
     var root: String?
+    /// With `--report FILE`: a JSON line a document.
+    var report: String?
   }
 
   /// What became of one document.
@@ -75,35 +77,37 @@ enum ThumbnailCommand {
     var perDocument = options.render
     perDocument.threads = Swift.max(1, options.threads / workers)
     let render = perDocument
-    // Counts per worker (written, embedded, skipped, failed), summed once every worker is done.
-    let slots = 4
-    let counts = UnsafeMutableBufferPointer<Int>.allocate(capacity: slots * workers)
-    counts.initialize(repeating: 0)
-    defer { counts.deallocate() }
+    // Each job's outcome in its own slot, read once every worker is done.
+    let outcomes = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: inputs.count)
+    outcomes.initialize(repeating: .skipped)
+    defer {
+      outcomes.deinitialize()
+      outcomes.deallocate()
+    }
     let start = MonotonicTime.now()
-    let shared = SharedCounts(counts)
-    TileScheduler.dispatch.forEachJob(inputs.count, workers) { job, worker in
+    let shared = SharedOutcomes(outcomes)
+    TileScheduler.dispatch.forEachJob(inputs.count, workers) { job, _ in
       let outcome = thumbnail(inputs[job], to: outputs[job], options: options, render: render)
       switch outcome {
-      case .written: shared.counts[slots * worker] += 1
-      case .embedded(let note):
-        shared.counts[slots * worker + 1] += 1
-        writeLine("inkwell: thumbnail: \(note)")
-      case .skipped: shared.counts[slots * worker + 2] += 1
-      case .failed(let message):
-        shared.counts[slots * worker + 3] += 1
-        writeLine("inkwell: thumbnail: \(message)")
+      case .embedded(let message), .failed(let message): writeLine("inkwell: thumbnail: \(message)")
+      case .written, .skipped: break
       }
+      shared.outcomes[job] = outcome
     }
     // Each file's bytes were synced before it got its name; the names are synced once for all.
     OutputFileWriter.syncDirectory(directory)
     for folder in folders { OutputFileWriter.syncDirectory(folder) }
     var (written, embedded, skipped, failed) = (0, 0, 0, 0)
-    for worker in 0..<workers {
-      written += counts[slots * worker]
-      embedded += counts[slots * worker + 1]
-      skipped += counts[slots * worker + 2]
-      failed += counts[slots * worker + 3]
+    for outcome in outcomes {
+      switch outcome {
+      case .written: written += 1
+      case .embedded: embedded += 1
+      case .skipped: skipped += 1
+      case .failed: failed += 1
+      }
+    }
+    if let report = options.report {
+      try writeReport(to: report, inputs: inputs, outputs: outputs, outcomes: UnsafeBufferPointer(outcomes))
     }
     let seconds = MonotonicTime.seconds(since: start)
     var summary = "thumbnail: \(written) written, \(failed) failed"
@@ -123,6 +127,42 @@ enum ThumbnailCommand {
   static func isPNG(_ bytes: [UInt8], maxPixels: Int) -> Bool {
     (try? PNGImage.decode(bytes, maxPixels: maxPixels)) != nil
       || (try? PNGImage16.decode(bytes, maxPixels: maxPixels)) != nil
+  }
+
+  /// Writes one JSON object a line, in the inputs' order: `input`, `output`, `status` (`written`,
+  /// `embedded`: the document's own thumbnail, `skipped` or `failed`) and, for the last two
+  /// kinds, `message`. The file appears whole or not at all; `-` is standard output.
+  static func writeReport(
+    to path: String, inputs: [String], outputs: [String], outcomes: UnsafeBufferPointer<Outcome>
+  ) throws {
+    var bytes: [UInt8] = []
+    for (index, outcome) in outcomes.enumerated() {
+      var members = [
+        JSONMember(key: "input", value: JSONValue(.string(inputs[index]))),
+        JSONMember(key: "output", value: JSONValue(.string(outputs[index]))),
+      ]
+      let status: String
+      var message: String?
+      switch outcome {
+      case .written: status = "written"
+      case .skipped: status = "skipped"
+      case .embedded(let text):
+        status = "embedded"
+        message = text
+      case .failed(let text):
+        status = "failed"
+        message = text
+      }
+      members.append(JSONMember(key: "status", value: JSONValue(.string(status))))
+      if let message { members.append(JSONMember(key: "message", value: JSONValue(.string(message)))) }
+      bytes += JSONWriter.write(JSONValue(.object(members)), style: .compact)
+      bytes.append(UInt8(ascii: "\n"))
+    }
+    do {
+      try writeOutput(bytes, to: path)
+    } catch {
+      throw CommandError(message: "thumbnail: report: \(error.description)")
+    }
   }
 
   /// Keeps memory a document frees for the next one. glibc gives large blocks back to the system
@@ -359,6 +399,8 @@ enum ThumbnailCommand {
         options.skipExisting = true
       case "--relative-to":
         options.root = try value(argument)
+      case "--report":
+        options.report = try value(argument)
       default:
         if argument.hasPrefix("-") && argument != "-" {
           throw usageError("unknown option '\(argument)'")
@@ -371,9 +413,9 @@ enum ThumbnailCommand {
 }
 
 /// Lets the workers write their own slots of one buffer.
-private final class SharedCounts: @unchecked Sendable {
-  let counts: UnsafeMutableBufferPointer<Int>
-  init(_ counts: UnsafeMutableBufferPointer<Int>) { self.counts = counts }
+private final class SharedOutcomes: @unchecked Sendable {
+  let outcomes: UnsafeMutableBufferPointer<ThumbnailCommand.Outcome>
+  init(_ outcomes: UnsafeMutableBufferPointer<ThumbnailCommand.Outcome>) { self.outcomes = outcomes }
 }
 
 /// Seconds on the monotonic clock.

@@ -18,8 +18,9 @@ let usage = """
                  [--color COLOR [--exposure E]] [--max-exposure E] [--appearance light|dark]
                  [--dither ordered|none]
     thumbnail INPUT... -o DIR [--list FILE] [--size WxH] [--threads N] [--skip-existing]
-              [--relative-to ROOT] [--background COLOR | transparent] [--from FORMAT]
-              [--png-effort 1-9] [--max-pixels N] [--max-bytes N] [--dither ordered|none]
+              [--relative-to ROOT] [--report FILE] [--background COLOR | transparent]
+              [--from FORMAT] [--png-effort 1-9] [--max-pixels N] [--max-bytes N]
+              [--dither ordered|none]
               (DIR/NAME.png for each INPUT; with --relative-to, DIR/PATH/NAME.png for
               ROOT/PATH/NAME; --list reads paths a line each, '-' from stdin)
     convert INPUT OUTPUT [--from FORMAT] [--to json|binary]

@@ -100,6 +100,27 @@ struct ThumbnailCommandTests {
     #expect(try readInput(dir + "/out/newer.png", maxBytes: 1 << 20) == png)
   }
 
+  @Test("--report writes a JSON line a document, in the inputs' order")
+  func report() throws {
+    let dir = temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir + "/out", withIntermediateDirectories: true)
+    try writeOutput(Array("kept".utf8), to: dir + "/out/curve.png")
+    let inputs = [thumbnailInputs[2], dir + "/missing.inkwell.json", thumbnailInputs[0]]
+    let result = try runInkwell(
+      ["thumbnail"] + inputs + [
+        "-o", dir + "/out", "--skip-existing", "--threads", "2", "--report", dir + "/r.jsonl",
+      ])
+    #expect(result.status == 1)
+    let lines = try readInput(dir + "/r.jsonl", maxBytes: 1 << 20).split(separator: UInt8(ascii: "\n"))
+    #expect(lines.count == 3)
+    let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0)) as? [String: String] }
+    #expect(objects.map { $0?["input"] } == inputs)
+    #expect(objects.map { $0?["status"] } == ["skipped", "failed", "written"])
+    #expect(objects[0]?["output"] == dir + "/out/curve.png")
+    #expect(objects[1]?["message"]?.contains("No such file") == true)
+    #expect(objects[2]?["message"] == nil)
+  }
+
   @Test("--list reads paths a line each, from a file or standard input")
   func listedInputs() throws {
     let dir = temporaryDirectory()
