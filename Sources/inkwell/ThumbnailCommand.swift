@@ -15,7 +15,10 @@
 // takes its name, as with `render`; the directory's entries are synced once, after the batch,
 // instead of once a file (0.53 → 0.37 ms a file on this machine's disk, measured apart from
 // rendering), so a crash during a batch can lose the names of thumbnails finished since it
-// started, never leave a partial one under its name.
+// started, never leave a partial one under its name. SIGINT or SIGTERM stops a batch between
+// documents: those under way finish (no temporary file is left behind), the rest are not started,
+// the folders are synced and the report written, and the exit status is 128 + the signal's
+// number; a second signal ends the process at once.
 
 import CInkwellCLI
 import Inkwell
@@ -57,6 +60,8 @@ enum ThumbnailCommand {
     /// Newer than this build; its embedded thumbnail was written instead (the note says so).
     case embedded(String)
     case failed(String)
+    /// Not started: the batch was asked to stop first.
+    case notStarted
   }
 
   static func run(_ arguments: [String]) throws {
@@ -70,6 +75,7 @@ enum ThumbnailCommand {
     try makeDirectory(directory)
     for folder in folders { try makeDirectory(folder) }
     keepFreedMemory()
+    inkwell_cli_stop_on_signals()
 
     let workers = Swift.min(options.threads, inputs.count)
     // Fewer documents than threads: each document's tiles share the rest (the bytes do not
@@ -79,7 +85,7 @@ enum ThumbnailCommand {
     let render = perDocument
     // Each job's outcome in its own slot, read once every worker is done.
     let outcomes = UnsafeMutableBufferPointer<Outcome>.allocate(capacity: inputs.count)
-    outcomes.initialize(repeating: .skipped)
+    outcomes.initialize(repeating: .notStarted)
     defer {
       outcomes.deinitialize()
       outcomes.deallocate()
@@ -87,23 +93,26 @@ enum ThumbnailCommand {
     let start = MonotonicTime.now()
     let shared = SharedOutcomes(outcomes)
     TileScheduler.dispatch.forEachJob(inputs.count, workers) { job, _ in
+      // SIGINT or SIGTERM: the documents under way finish, whole; the rest are not started.
+      guard inkwell_cli_stop_signal() == 0 else { return }
       let outcome = thumbnail(inputs[job], to: outputs[job], options: options, render: render)
       switch outcome {
       case .embedded(let message), .failed(let message): writeLine("inkwell: thumbnail: \(message)")
-      case .written, .skipped: break
+      case .written, .skipped, .notStarted: break
       }
       shared.outcomes[job] = outcome
     }
     // Each file's bytes were synced before it got its name; the names are synced once for all.
     OutputFileWriter.syncDirectory(directory)
     for folder in folders { OutputFileWriter.syncDirectory(folder) }
-    var (written, embedded, skipped, failed) = (0, 0, 0, 0)
+    var (written, embedded, skipped, failed, notStarted) = (0, 0, 0, 0, 0)
     for outcome in outcomes {
       switch outcome {
       case .written: written += 1
       case .embedded: embedded += 1
       case .skipped: skipped += 1
       case .failed: failed += 1
+      case .notStarted: notStarted += 1
       }
     }
     if let report = options.report {
@@ -113,6 +122,7 @@ enum ThumbnailCommand {
     var summary = "thumbnail: \(written) written, \(failed) failed"
     if embedded > 0 { summary += ", \(embedded) from their own thumbnails" }
     if options.skipExisting { summary += ", \(skipped) skipped" }
+    if notStarted > 0 { summary += ", \(notStarted) not started" }
     summary += " in \(formatted(seconds, digits: 2)) s"
     if written > 0, seconds > 0 {
       summary +=
@@ -120,6 +130,14 @@ enum ThumbnailCommand {
         + (workers == 1 ? ")" : "s)")
     }
     writeLine(summary)
+    let stop = inkwell_cli_stop_signal()
+    if stop != 0 {
+      // Stopped: the exit status a shell gives a process the signal ended (128 + its number).
+      throw CommandError(
+        message:
+          "thumbnail: stopped by signal \(stop); \(notStarted) of \(inputs.count) documents not started",
+        status: 128 + stop)
+    }
     if failed > 0 { throw CommandError(message: "thumbnail: \(failed) of \(inputs.count) documents failed") }
   }
 
@@ -130,8 +148,8 @@ enum ThumbnailCommand {
   }
 
   /// Writes one JSON object a line, in the inputs' order: `input`, `output`, `status` (`written`,
-  /// `embedded`: the document's own thumbnail, `skipped` or `failed`) and, for the last two
-  /// kinds, `message`. The file appears whole or not at all; `-` is standard output.
+  /// `embedded`: the document's own thumbnail, `skipped`, `failed`, or `not started` after a
+  /// SIGINT or SIGTERM) and, for `embedded` and `failed`, `message`. The file appears whole or not at all; `-` is standard output.
   static func writeReport(
     to path: String, inputs: [String], outputs: [String], outcomes: UnsafeBufferPointer<Outcome>
   ) throws {
@@ -146,6 +164,7 @@ enum ThumbnailCommand {
       switch outcome {
       case .written: status = "written"
       case .skipped: status = "skipped"
+      case .notStarted: status = "not started"
       case .embedded(let text):
         status = "embedded"
         message = text

@@ -14,15 +14,7 @@ func runInkwell(_ arguments: [String], input: [UInt8] = [], environment: [String
     for (key, value) in environment { merged[key] = value }
     process.environment = merged
   }
-  let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-  var directory = testBinary.deletingLastPathComponent()
-  // Under `swift test` the test bundle lives next to the products (…/debug/X.xctest).
-  while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("inkwell").path),
-    directory.path != "/"
-  {
-    directory = directory.deletingLastPathComponent()
-  }
-  process.executableURL = directory.appendingPathComponent("inkwell")
+  process.executableURL = URL(fileURLWithPath: inkwellExecutable())
   process.arguments = arguments
   let stdin = Pipe()
   let stdout = Pipe()
@@ -40,6 +32,19 @@ func runInkwell(_ arguments: [String], input: [UInt8] = [], environment: [String
   let err = stderr.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return (process.terminationStatus, [UInt8](out), String(decoding: err, as: UTF8.self))
+}
+
+/// The path of the built `inkwell`: under `swift test` the test bundle lives next to the products
+/// (…/debug/X.xctest).
+func inkwellExecutable() -> String {
+  let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+  var directory = testBinary.deletingLastPathComponent()
+  while !FileManager.default.fileExists(atPath: directory.appendingPathComponent("inkwell").path),
+    directory.path != "/"
+  {
+    directory = directory.deletingLastPathComponent()
+  }
+  return directory.appendingPathComponent("inkwell").path
 }
 
 /// A fresh empty directory for one test.

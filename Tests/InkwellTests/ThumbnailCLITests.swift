@@ -121,6 +121,50 @@ struct ThumbnailCommandTests {
     #expect(objects[2]?["message"] == nil)
   }
 
+  @Test("SIGTERM stops the batch between documents: no partial file, the rest not started")
+  func stopsOnSignal() throws {
+    let dir = temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+    // Enough small pages that the batch is still running when the signal comes.
+    let count = 3000
+    for i in 0..<count {
+      try FileManager.default.linkItem(atPath: thumbnailInputs[2], toPath: dir + "/in/p\(i).inkwell.json")
+    }
+    try writeOutput(
+      Array((0..<count).map { dir + "/in/p\($0).inkwell.json\n" }.joined().utf8), to: dir + "/list")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: inkwellExecutable())
+    process.arguments = [
+      "thumbnail", "--list", dir + "/list", "-o", dir + "/out", "--report", dir + "/r.jsonl",
+    ]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let deadline = Date().addingTimeInterval(60)
+    while (try? FileManager.default.contentsOfDirectory(atPath: dir + "/out").contains {
+      $0.hasSuffix(".png")
+    }) != true,
+      Date() < deadline
+    {
+      usleep(2000)
+    }
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 128 + SIGTERM)
+    let files = try directoryListing(dir + "/out")
+    #expect(
+      !files.isEmpty && files.allSatisfy { $0.hasSuffix(".png") && !$0.hasPrefix(".") }, "\(files.prefix(5))")
+    // Every file written is a whole PNG.
+    for name in files { _ = try pngSize(dir + "/out/" + name) }
+    let report = String(decoding: try readInput(dir + "/r.jsonl", maxBytes: 1 << 24), as: UTF8.self)
+    let lines = report.split(separator: "\n")
+    #expect(lines.count == count)
+    let notStarted = lines.filter { $0.contains(#""status":"not started""#) }.count
+    #expect(
+      notStarted > 0 && notStarted + files.count == count, "\(notStarted) not started, \(files.count) written"
+    )
+  }
+
   @Test("--list reads paths a line each, from a file or standard input")
   func listedInputs() throws {
     let dir = temporaryDirectory()
