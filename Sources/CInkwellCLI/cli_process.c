@@ -1,3 +1,7 @@
+// Process-wide settings of the command line that Swift cannot make through its Glibc module:
+// malloc's limits (`mallopt`) and signal handlers, which must be C to be async-signal-safe. See
+// include/CInkwellCLI.h.
+
 #include "CInkwellCLI.h"
 
 #include <limits.h>
