@@ -74,10 +74,15 @@ let package = Package(
     ),
     .target(name: "InkwellEXR", dependencies: ["CInkwellEXR"]),
 
+    // Unnamed files for the atomic writer (Linux's O_TMPFILE, which Swift's Glibc lacks).
+    .target(name: "CInkwellOutput"),
+
     // The public surface: load, render, write.
     .target(
       name: "Inkwell",
-      dependencies: ["InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellEXR"]
+      dependencies: [
+        "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellEXR", "CInkwellOutput",
+      ]
     ),
 
     // The command line; its C shim sets what Glibc's Swift module does not expose (mallopt).
@@ -115,7 +120,7 @@ let package = Package(
       name: "InkwellTests",
       dependencies: [
         "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
-        "InkwellEXR", "inkwell",
+        "InkwellEXR", "inkwell", "CInkwellOutput",
       ],
       exclude: ["Malformed"]
     ),

@@ -182,6 +182,27 @@ struct RenderCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["bad.inkwell.json"])
   }
 
+  @Test(
+    "a render killed midway leaves nothing in the folder",
+    .enabled(if: makesUnnamedFiles(in: NSTemporaryDirectory())))
+  func killedRenderLeavesNothing() throws {
+    let dir = temporaryDirectory()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: inkwellExecutable())
+    // 25 680 × 13 380 pixels, streamed: about a second of work on a release build, several on
+    // the tests' debug build, killed long before it ends.
+    process.arguments = [
+      "render", exampleDocument, "-o", dir + "/page.png", "--scale", "60", "--max-pixels", "400000000",
+    ]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    usleep(200_000)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .uncaughtSignal)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+  }
+
   @Test("a failed render leaves an existing output file untouched")
   func keepsExistingOutput() throws {
     let dir = temporaryDirectory()

@@ -1,3 +1,4 @@
+import CInkwellOutput
 import Glibc
 import Testing
 
@@ -178,4 +179,38 @@ func readInputReportsPermissionDenied() {
   #expect(throws: InputError.tooLarge(path: "/dev/zero", limit: 200_000)) {
     try readInput("/dev/zero", maxBytes: 200_000)
   }
+}
+
+/// Whether this system makes unnamed files (O_TMPFILE) in `directory`.
+func makesUnnamedFiles(in directory: String) -> Bool {
+  let descriptor = inkwell_open_unnamed(directory, 0o600)
+  guard descriptor >= 0 else { return false }
+  close(descriptor)
+  return true
+}
+
+@Test func streamedWriterShowsNothingBeforeCommitAndReplacesInOneStep() throws {
+  let scratch = ScratchDirectory()
+  let unnamed = makesUnnamedFiles(in: scratch.path)
+  for replacing in [false, true] {
+    if replacing { createFile(scratch.file("out.png"), contents: [1, 2, 3]) }
+    let writer = try OutputFileWriter(path: scratch.file("out.png"))
+    try writer.write(Array(payload[0..<50_000]))
+    try writer.write(Array(payload[50_000...]))
+    if unnamed {
+      // Until the commit, the directory holds what it held before: a process killed now leaves
+      // nothing behind.
+      #expect(scratch.entries() == (replacing ? ["out.png"] : []))
+    }
+    try writer.commit()
+    #expect(scratch.entries() == ["out.png"])
+    #expect(try readInput(scratch.file("out.png"), maxBytes: 1 << 20) == payload)
+    let mask = umask(0o022)
+    umask(mask)
+    #expect(fileMode(scratch.file("out.png")).map { $0 & 0o7777 } == 0o666 & ~mask)
+  }
+  let discarded = try OutputFileWriter(path: scratch.file("other.png"))
+  try discarded.write(payload)
+  discarded.discard()
+  #expect(scratch.entries() == ["out.png"])
 }

@@ -7,12 +7,21 @@
 // and the directory gains nothing. A symbolic link to a regular file is followed, and the file
 // it names is replaced, so the link survives.
 //
+// `OutputFileWriter`, which streams a render that may take seconds, first asks for a file with no
+// name at all (Linux's O_TMPFILE, through CInkwellOutput): a process killed before the commit,
+// even by SIGKILL, leaves nothing in the directory, where a named temporary file would stay. The
+// commit links it in under the target's name when that is free, or under a fresh temporary name
+// renamed over the old file. Where the system or the file system makes no unnamed files, it uses
+// mkstemp as above.
+//
 // A target that exists and is not a regular file (a character device such as /dev/null or
 // /dev/full, a FIFO) is opened and written in place: renaming over a device would replace the
 // device node with a file. `-` means standard output, written once the caller has all bytes.
 //
 // Errors name the path and carry the OS reason (strerror). Plain libc system calls rather than
 // Foundation: the core does without it, and these few calls say exactly what happens on disk.
+
+import CInkwellOutput
 
 #if canImport(Glibc)
   import Glibc
@@ -214,6 +223,8 @@ public final class OutputFileWriter {
     case standardOutput([UInt8])
     case device(Int32)
     case temporary(descriptor: Int32, temporaryPath: String, directoryPrefix: String, finalPath: String)
+    /// A file with no name yet (`inkwell_open_unnamed`), named at `commit()`.
+    case unnamed(descriptor: Int32, directoryPrefix: String, finalPath: String)
     case finished
   }
 
@@ -243,6 +254,14 @@ public final class OutputFileWriter {
     {
       (directoryPrefix, name) = (targetPrefix, targetName)
     }
+    // A file without a name, where the system makes one: a process killed before `commit()`
+    // leaves nothing behind, where a named temporary file would stay.
+    let unnamed = inkwell_open_unnamed(directoryPrefix.isEmpty ? "." : directoryPrefix, 0o600)
+    if unnamed >= 0 {
+      destination = .unnamed(
+        descriptor: unnamed, directoryPrefix: directoryPrefix, finalPath: directoryPrefix + name)
+      return
+    }
     var template = Array("\(directoryPrefix).\(name).XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else { throw OutputError(path: path, code: errno) }
@@ -261,7 +280,7 @@ public final class OutputFileWriter {
       destination = .finished
       held.append(contentsOf: bytes)
       destination = .standardOutput(held)
-    case .device(let descriptor), .temporary(let descriptor, _, _, _):
+    case .device(let descriptor), .temporary(let descriptor, _, _, _), .unnamed(let descriptor, _, _):
       do {
         try writeAll(bytes, to: descriptor, path: path)
       } catch {
@@ -297,6 +316,15 @@ public final class OutputFileWriter {
       }.get()
     case .device(let descriptor):
       guard close(descriptor) == 0 || errno == EINTR else { throw OutputError(path: path, code: errno) }
+    case .unnamed(let descriptor, let directoryPrefix, let finalPath):
+      guard fsync(descriptor) == 0, fchmod(descriptor, 0o666 & ~currentUmask()) == 0 else {
+        let code = errno
+        close(descriptor)
+        throw OutputError(path: path, code: code)
+      }
+      defer { close(descriptor) }
+      try name(descriptor, finalPath: finalPath, directoryPrefix: directoryPrefix)
+      if syncingDirectory { syncDirectoryEntries(directoryPrefix.isEmpty ? "." : directoryPrefix) }
     case .temporary(let descriptor, let temporaryPath, let directoryPrefix, let finalPath):
       var renamed = false
       defer { if !renamed { unlink(temporaryPath) } }
@@ -314,6 +342,38 @@ public final class OutputFileWriter {
     }
   }
 
+  /// Names the unnamed file open as `descriptor` `finalPath`: straight away where nothing has that
+  /// name (the usual new thumbnail or page), else under a fresh temporary name renamed over the
+  /// old file, so that it is replaced in one step.
+  private func name(_ descriptor: Int32, finalPath: String, directoryPrefix: String) throws(OutputError) {
+    if inkwell_name_unnamed(descriptor, finalPath) == 0 { return }
+    guard errno == EEXIST, let name = splitPath(finalPath)?.name else {
+      throw OutputError(path: path, code: errno)
+    }
+    // A free name beside the target: mkstemp finds one; it is given back and taken by the link
+    // (another process taking it in between makes the link fail with EEXIST, and the next try
+    // finds another).
+    for _ in 0..<16 {
+      var template = Array("\(directoryPrefix).\(name).XXXXXX".utf8CString)
+      let reserved = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      guard reserved >= 0 else { throw OutputError(path: path, code: errno) }
+      close(reserved)
+      let temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+      unlink(temporaryPath)
+      guard inkwell_name_unnamed(descriptor, temporaryPath) == 0 else {
+        if errno == EEXIST { continue }
+        throw OutputError(path: path, code: errno)
+      }
+      guard rename(temporaryPath, finalPath) == 0 else {
+        let code = errno
+        unlink(temporaryPath)
+        throw OutputError(path: path, code: code)
+      }
+      return
+    }
+    throw OutputError(path: path, code: EEXIST)
+  }
+
   /// Makes the names of files renamed into `directory` durable (best effort: some file systems
   /// refuse to sync a directory, and the files are complete either way).
   public static func syncDirectory(_ directory: String) {
@@ -328,6 +388,8 @@ public final class OutputFileWriter {
     case .temporary(let descriptor, let temporaryPath, _, _):
       close(descriptor)
       unlink(temporaryPath)
+    case .unnamed(let descriptor, _, _):
+      close(descriptor)
     case .standardOutput, .finished:
       break
     }
