@@ -10,6 +10,12 @@
 
 int inkwell_open_unnamed(const char *directory, unsigned mode) {
 #if defined(__linux__) && defined(O_TMPFILE)
+  // Naming the file later goes through /proc (inkwell_name_unnamed); without it (a bare chroot)
+  // only a privileged process could, so the caller takes a named temporary file instead.
+  if (access("/proc/self/fd", F_OK) != 0) {
+    errno = ENOTSUP;
+    return -1;
+  }
   return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, (mode_t)mode);
 #else
   (void)directory;
