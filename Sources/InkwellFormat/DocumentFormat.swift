@@ -55,15 +55,20 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
   public static func detect(path: String, bytes: [UInt8]) -> DocumentFormat? {
     if let format = detect(bytes: bytes) { return format }
     let lowered = path.lowercased()
-    if lowered.hasSuffix(".inkwell.json") || lowered.hasSuffix(".inkwell") { return .native }
-    if lowered.hasSuffix(".dat") { return .libmypaintEvents }
-    if lowered.hasSuffix(".svc") { return .bdalabSVC }
-    if lowered.hasSuffix(".inkml") { return .inkml }
-    if lowered.hasSuffix(".xopp") || lowered.hasSuffix(".xoj") { return .xournal }
-    if lowered.hasSuffix(".rnote") { return .rnote }
-    if lowered.hasSuffix(".binarypb") { return .googleInk }
-    return nil
+    return suffixFormats.first { lowered.hasSuffix($0.suffix) }?.format
   }
+
+  /// The name endings that settle a format when the contents do not.
+  private static let suffixFormats: [(suffix: String, format: DocumentFormat)] = [
+    (".inkwell.json", .native), (".inkwell", .native), (".dat", .libmypaintEvents), (".svc", .bdalabSVC),
+    (".inkml", .inkml), (".xopp", .xournal), (".xoj", .xournal), (".rnote", .rnote),
+    (".binarypb", .googleInk),
+  ]
+
+  /// Every ending a document file's name has (those above and `.json`, which the contents
+  /// settle), in lower case, longest first: what a name drops to name something made from it.
+  public static let fileSuffixes: [String] = (suffixFormats.map(\.suffix) + [".json"])
+    .sorted { $0.utf8.count > $1.utf8.count }
 
   /// Loads a document in this format.
   /// - Throws: `DocumentError`.

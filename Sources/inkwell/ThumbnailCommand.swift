@@ -248,17 +248,12 @@ enum ThumbnailCommand {
     return .written
   }
 
-  /// The suffixes that name a document's format, longest first; the output drops the one it has.
-  static let documentSuffixes = [
-    ".inkwell.json", ".binarypb", ".inkwell", ".inkml", ".rnote", ".json", ".xopp", ".dat", ".svc", ".xoj",
-  ]
-
   /// The thumbnail's file name for `input`: its last path component with its document suffix (or,
   /// failing one, its last extension) replaced by `.png`.
   static func outputName(for input: String) -> String {
     let name = input.split(separator: "/").last.map(String.init) ?? input
     let bytes = Array(name.utf8)
-    for suffix in documentSuffixes where bytes.count > suffix.utf8.count {
+    for suffix in DocumentFormat.fileSuffixes where bytes.count > suffix.utf8.count {
       let tail = bytes[(bytes.count - suffix.utf8.count)...]
       if zip(tail, suffix.utf8).allSatisfy({ asciiLowercased($0) == $1 }) {
         return String(decoding: bytes[..<(bytes.count - suffix.utf8.count)], as: UTF8.self) + ".png"
