@@ -401,9 +401,10 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
     return INKWELL_PNG_OK;
   }
   if (options == NULL || rows == NULL || options->width == 0 ||
-      (options->input_channels != 3 && options->input_channels != 4) ||
-      (options->output_channels != 3 && options->output_channels != 4) ||
-      options->output_channels > options->input_channels || options->level < 0 ||
+      (options->input_channels != 1 && options->input_channels != 3 && options->input_channels != 4) ||
+      (options->output_channels != 1 && options->output_channels != 3 && options->output_channels != 4) ||
+      options->output_channels > options->input_channels ||
+      ((options->input_channels == 1) != (options->output_channels == 1)) || options->level < 0 ||
       options->level > 9) {
     return INKWELL_PNG_INVALID_ARGUMENT;
   }

@@ -139,7 +139,7 @@ static int libpng_filter_mask(inkwell_png_filter filter) {
 }
 
 static size_t samples_in_memory(inkwell_png_layout layout) {
-  return layout == INKWELL_PNG_LAYOUT_RGB ? 3 : 4;
+  return layout == INKWELL_PNG_LAYOUT_RGB ? 3 : (layout == INKWELL_PNG_LAYOUT_INDEXED ? 1 : 4);
 }
 
 /* Returns NULL when the options are valid, or the reason they are not. */
@@ -150,8 +150,15 @@ static const char *options_problem(const inkwell_png_encode_options *options) {
     return "image width or height exceeds 2^31 - 1";
   if (options->bit_depth != 8 && options->bit_depth != 16) return "bit depth must be 8 or 16";
   if (options->layout != INKWELL_PNG_LAYOUT_RGBA && options->layout != INKWELL_PNG_LAYOUT_RGB &&
-      options->layout != INKWELL_PNG_LAYOUT_RGBX)
+      options->layout != INKWELL_PNG_LAYOUT_RGBX && options->layout != INKWELL_PNG_LAYOUT_INDEXED)
     return "unknown pixel layout";
+  if (options->layout == INKWELL_PNG_LAYOUT_INDEXED) {
+    if (options->bit_depth != 8) return "a palette image must have bit depth 8";
+    if (options->palette == NULL || options->palette_entries < 1 || options->palette_entries > 256)
+      return "a palette image needs 1...256 palette entries";
+  } else if (options->palette != NULL || options->palette_entries != 0) {
+    return "only a palette image takes palette entries";
+  }
   if (options->byte_order != INKWELL_PNG_BIG_ENDIAN &&
       options->byte_order != INKWELL_PNG_LITTLE_ENDIAN)
     return "unknown byte order";
@@ -219,10 +226,26 @@ static inkwell_png_status encoder_begin(const inkwell_png_encode_options *option
   png_infop info = encoder->info;
   png_set_write_fn(png, encoder, write != NULL ? on_write_to_sink : on_write_to_memory, on_flush);
   png_set_user_limits(png, PNG_UINT_31_MAX, PNG_UINT_31_MAX);
-  int color_type =
-      options->layout == INKWELL_PNG_LAYOUT_RGBA ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB;
+  int color_type = options->layout == INKWELL_PNG_LAYOUT_RGBA      ? PNG_COLOR_TYPE_RGBA
+                   : options->layout == INKWELL_PNG_LAYOUT_INDEXED ? PNG_COLOR_TYPE_PALETTE
+                                                                   : PNG_COLOR_TYPE_RGB;
   png_set_IHDR(png, info, options->width, options->height, options->bit_depth, color_type,
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  if (options->layout == INKWELL_PNG_LAYOUT_INDEXED) {
+    png_color colors[256];
+    png_byte alphas[256];
+    int transparent = 0; /* entries up to the last with alpha below 255 */
+    for (int i = 0; i < options->palette_entries; i++) {
+      const uint8_t *entry = options->palette + 4 * i;
+      colors[i].red = entry[0];
+      colors[i].green = entry[1];
+      colors[i].blue = entry[2];
+      alphas[i] = entry[3];
+      if (entry[3] != 255) transparent = i + 1;
+    }
+    png_set_PLTE(png, info, colors, options->palette_entries);
+    if (transparent > 0) png_set_tRNS(png, info, alphas, transparent, NULL);
+  }
   png_set_compression_level(png, options->compression_level);
   png_set_filter(png, PNG_FILTER_TYPE_BASE, libpng_filter_mask(options->filter));
   if (options->write_srgb_chunk) {

@@ -181,7 +181,7 @@ extension RGBA8Image {
     }
   }
 
-  private func withUnsafeBytesOfPixels(
+  fileprivate func withUnsafeBytesOfPixels(
     _ body: (UnsafeRawBufferPointer) throws(PNGError) -> [UInt8]
   ) throws(PNGError) -> [UInt8] {
     let result: Result<[UInt8], PNGError> = pixels.withUnsafeBytes { bytes in
@@ -196,18 +196,38 @@ extension RGBA8Image {
 }
 
 extension Document {
-  /// Renders the document straight into an 8-bit PNG at `output`, band by band: memory stays
-  /// proportional to the image's width (and to the strokes one band reaches), not its area. The
-  /// pixels equal `render(options, inks:)`'s; the file is RGBA whenever the background is not
-  /// opaque, and carries the `sRGB` chunk (for Display P3, use `encode(_:as:)`). On failure the
-  /// output is discarded.
+  /// Renders the document into an 8-bit PNG at `output`. An image of up to
+  /// `PNGBandEncoder.palettePixelLimit` pixels (a thumbnail, a page at screen size) is rendered
+  /// whole and written with a palette when it has at most 256 colors; a larger one goes band by
+  /// band, so memory stays proportional to the image's width (and to the strokes one band
+  /// reaches), not its area. The pixels equal `render(options, inks:)`'s; the file has alpha
+  /// (RGBA, or a palette with `tRNS`) only where the background is not opaque, and carries the
+  /// `sRGB` chunk (for Display P3, use `encode(_:as:)`). On failure the output is discarded.
   public func writePNG(
     to output: OutputFileWriter, options: RenderOptions = RenderOptions(),
     effort: Int = PNGBandEncoder.defaultEffort, inks: InkCatalog = .standard
   ) throws {
+    try writePNG(
+      to: output, options: options, effort: effort, inks: inks, wholeUpTo: PNGBandEncoder.palettePixelLimit)
+  }
+
+  /// `writePNG(to:options:effort:inks:)`, rendering whole only up to `wholeUpTo` pixels.
+  func writePNG(
+    to output: OutputFileWriter, options: RenderOptions, effort: Int, inks: InkCatalog, wholeUpTo: Int
+  ) throws {
     do {
       guard options.threads >= 1 else { throw RenderError.invalidThreadCount(options.threads) }
       let viewport = try viewport(for: options)
+      if viewport.width <= wholeUpTo / Swift.max(viewport.height, 1) {
+        let image = try render(options, inks: inks)
+        let file = try image.withUnsafeBytesOfPixels { (bytes) throws(PNGError) -> [UInt8] in
+          try PNGBandEncoder(effort: effort).encode(
+            rgba8: bytes, width: image.width, height: image.height,
+            hasAlpha: options.effectiveBackground.alpha < 1, threads: options.threads)
+        }
+        try output.write(file)
+        return
+      }
       let options = cappingExposure(options)
       let drawing = options.adjustingColors(of: self.drawing)
       let backgroundColor = options.effectiveBackground

@@ -63,12 +63,56 @@ public struct PNGBandEncoder: Sendable {
       throw .invalidRequest("pixel buffer too small for \(width)×\(height) rows \(stride) bytes apart")
     }
     var file: [UInt8] = []
+    let sink: ([UInt8]) throws -> Void = { file.append(contentsOf: $0) }
+    if let indexed = Self.indexedColors(
+      pixels, width: width, height: height, rowStride: stride, hasAlpha: hasAlpha)
+    {
+      let stream = try PNGBandStream(
+        width: width, height: height, palette: indexed.palette, encoder: self, threads: threads, sink: sink)
+      let written: Result<Void, PNGError> = indexed.indices.withUnsafeBytes { rows in
+        Result { () throws(PNGError) in try stream.write(rows: rows, count: height, rowStride: width) }
+      }
+      try written.get()
+      try stream.finish()
+      return file
+    }
     let stream = try PNGBandStream(
-      width: width, height: height, hasAlpha: hasAlpha, encoder: self, threads: threads
-    ) { file.append(contentsOf: $0) }
+      width: width, height: height, hasAlpha: hasAlpha, encoder: self, threads: threads, sink: sink)
     try stream.write(rows: pixels, count: height, rowStride: stride)
     try stream.finish()
     return file
+  }
+
+  /// Images of at most this many pixels (2048 × 2048) are written with a palette when they have
+  /// at most 256 colors; `Document.writePNG` holds such an image whole, where it streams larger
+  /// ones band by band.
+  public static let palettePixelLimit = 1 << 22
+
+  /// Whether `encode` looks for a palette in a `width` × `height` image.
+  public static func triesPalette(width: Int, height: Int) -> Bool {
+    let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+    return !overflow && pixels <= palettePixelLimit
+  }
+
+  /// The image's palette (four bytes an entry, in order of first appearance) and each pixel's
+  /// index, `width` a row; `nil` when it has more than 256 colors or is too large to try.
+  static func indexedColors(
+    _ pixels: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int, hasAlpha: Bool
+  ) -> (palette: [UInt8], indices: [UInt8])? {
+    guard triesPalette(width: width, height: height), let base = pixels.baseAddress else { return nil }
+    var palette = [UInt8](repeating: 0, count: 256 * 4)
+    var entries: Int32 = 0
+    let indices = [UInt8](unsafeUninitializedCapacity: width * height) { buffer, initialized in
+      entries = palette.withUnsafeMutableBufferPointer { palette in
+        inkwell_png_index_colors(
+          base.assumingMemoryBound(to: UInt8.self), rowStride, UInt32(width), UInt32(height),
+          hasAlpha ? 1 : 0,
+          buffer.baseAddress, palette.baseAddress)
+      }
+      initialized = entries > 0 ? width * height : 0
+    }
+    guard entries > 0 else { return nil }
+    return (Array(palette[0..<(Int(entries) * 4)]), indices)
   }
 }
 
@@ -79,6 +123,9 @@ public final class PNGBandStream {
   public let width: Int
   public let height: Int
   public let hasAlpha: Bool
+  /// Whether the rows are palette indices, one byte a pixel, rather than RGBA8.
+  let isIndexed: Bool
+  private var bytesPerPixel: Int { isIndexed ? 1 : 4 }
   public private(set) var rowsWritten = 0
   private let settings: PNGBandEncoder.Settings
   private let threads: Int
@@ -91,27 +138,57 @@ public final class PNGBandStream {
   private var wroteZlibHeader = false
 
   /// Starts the file: signature, header and ancillary chunks go to `sink` at once.
-  public init(
+  public convenience init(
     width: Int, height: Int, hasAlpha: Bool, encoder options: PNGBandEncoder = PNGBandEncoder(),
     threads: Int = 1,
     sink: @escaping ([UInt8]) throws -> Void
+  ) throws(PNGError) {
+    try self.init(
+      width: width, height: height, hasAlpha: hasAlpha, palette: nil, encoder: options, threads: threads,
+      sink: sink)
+  }
+
+  /// A palette image: each row holds `width` indices into `palette` (four bytes an entry, R, G,
+  /// B, A; 1 ... 256 entries).
+  convenience init(
+    width: Int, height: Int, palette: [UInt8], encoder options: PNGBandEncoder = PNGBandEncoder(),
+    threads: Int = 1, sink: @escaping ([UInt8]) throws -> Void
+  ) throws(PNGError) {
+    guard palette.count % 4 == 0, (1...256).contains(palette.count / 4) else {
+      throw .invalidRequest("a palette holds 1...256 entries of four bytes")
+    }
+    let translucent = stride(from: 3, to: palette.count, by: 4).contains { palette[$0] != 255 }
+    try self.init(
+      width: width, height: height, hasAlpha: translucent, palette: palette, encoder: options,
+      threads: threads, sink: sink)
+  }
+
+  private init(
+    width: Int, height: Int, hasAlpha: Bool, palette: [UInt8]?, encoder options: PNGBandEncoder,
+    threads: Int, sink: @escaping ([UInt8]) throws -> Void
   ) throws(PNGError) {
     let header = try PNGHeader(width: width, height: height, bitDepth: 8, hasAlpha: hasAlpha)
     self.width = width
     self.height = height
     self.hasAlpha = hasAlpha
+    self.isIndexed = palette != nil
     self.settings = PNGBandEncoder.settings(for: options.effort)
     self.threads = Swift.max(1, threads)
     self.sink = sink
-    var c = inkwell_png_encode_options(
-      width: UInt32(header.width), height: UInt32(header.height), bit_depth: 8,
-      layout: hasAlpha ? INKWELL_PNG_LAYOUT_RGBA : INKWELL_PNG_LAYOUT_RGBX,
-      byte_order: INKWELL_PNG_BIG_ENDIAN,
-      compression_level: settings.level, filter: INKWELL_PNG_FILTER_NONE,
-      write_srgb_chunk: options.writesSRGBChunk ? 1 : 0, extra_chunks: nil, extra_chunks_size: 0)
+    let layout =
+      palette != nil
+      ? INKWELL_PNG_LAYOUT_INDEXED : (hasAlpha ? INKWELL_PNG_LAYOUT_RGBA : INKWELL_PNG_LAYOUT_RGBX)
     let context = Unmanaged.passUnretained(self).toOpaque()
     var created: OpaquePointer?
-    let begun = callShim { inkwell_png_encoder_begin_stream(&c, pngStreamWrite, context, &created, $0, $1) }
+    let begun = (palette ?? []).withUnsafeBufferPointer { entries in
+      var c = inkwell_png_encode_options(
+        width: UInt32(header.width), height: UInt32(header.height), bit_depth: 8, layout: layout,
+        byte_order: INKWELL_PNG_BIG_ENDIAN,
+        compression_level: settings.level, filter: INKWELL_PNG_FILTER_NONE,
+        write_srgb_chunk: options.writesSRGBChunk ? 1 : 0, extra_chunks: nil, extra_chunks_size: 0,
+        palette: palette == nil ? nil : entries.baseAddress, palette_entries: Int32(entries.count / 4))
+      return callShim { inkwell_png_encoder_begin_stream(&c, pngStreamWrite, context, &created, $0, $1) }
+    }
     guard begun.status == INKWELL_PNG_OK, let created else { throw .encodingFailed(begun.message) }
     encoder = created
     try flush()
@@ -148,8 +225,9 @@ public final class PNGBandStream {
   public func write(rows pixels: UnsafeRawBufferPointer, count: Int, rowStride: Int) throws(PNGError) {
     guard let encoder else { throw .invalidRequest("the stream has already failed or finished") }
     let bandHeight = PNGBandEncoder.bandHeight
-    guard count > 0, rowsWritten + count <= height, rowStride >= width * 4,
-      pixels.count >= (count - 1) * rowStride + width * 4, let base = pixels.baseAddress
+    let rowBytes = width * bytesPerPixel
+    guard count > 0, rowsWritten + count <= height, rowStride >= rowBytes,
+      pixels.count >= (count - 1) * rowStride + rowBytes, let base = pixels.baseAddress
     else { throw .invalidRequest("rows do not fit the image or the buffer") }
     guard count % bandHeight == 0 || rowsWritten + count == height else {
       throw .invalidRequest("only the last rows may be fewer than a multiple of \(bandHeight)")
@@ -161,7 +239,8 @@ public final class PNGBandStream {
     let previous = lastRow
     let finalRows = rowsWritten + count == height
     let options = inkwell_png_band_options(
-      width: UInt32(width), input_channels: 4, output_channels: hasAlpha ? 4 : 3, level: settings.level,
+      width: UInt32(width), input_channels: Int32(bytesPerPixel),
+      output_channels: isIndexed ? 1 : (hasAlpha ? 4 : 3), level: settings.level,
       strategy: settings.strategy, filter: settings.filter)
     let workers = Swift.max(1, Swift.min(threads, bandCount))
     previous.withUnsafeBufferPointer { previousRow in
@@ -231,7 +310,7 @@ public final class PNGBandStream {
       }
       try flush()
     }
-    lastRow = Array(UnsafeRawBufferPointer(start: base + (count - 1) * rowStride, count: width * 4))
+    lastRow = Array(UnsafeRawBufferPointer(start: base + (count - 1) * rowStride, count: rowBytes))
     rowsWritten += count
   }
 

@@ -127,7 +127,9 @@ public struct PNGEncoder: Sendable {
       filter: filter.shimFilter,
       write_srgb_chunk: writesSRGB ? 1 : 0,
       extra_chunks: nil,
-      extra_chunks_size: 0
+      extra_chunks_size: 0,
+      palette: nil,
+      palette_entries: 0
     )
   }
 }

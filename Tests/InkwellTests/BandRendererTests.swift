@@ -1,6 +1,7 @@
 import Foundation
-import Inkwell
 import Testing
+
+@testable import Inkwell
 
 @Suite("Band rendering")
 struct BandRendererTests {
@@ -54,11 +55,17 @@ struct StreamedPNGTests {
     let document = Document(bounds: Rect(x: 0, y: 0, width: 300, height: 600), drawing: drawing)
     let options = RenderOptions(threads: threads)
     let expected = try document.render(options).pngData(threads: threads)
+    // More than 256 colors, so the whole render has no palette either.
+    #expect(expected[25] == 2)
     let path = temporaryDirectory() + "/streamed.png"
-    let writer = try OutputFileWriter(path: path)
-    try document.writePNG(to: writer, options: options)
-    try writer.commit()
-    #expect(try readInput(path, maxBytes: 1 << 26) == expected)
+    for wholeUpTo in [PNGBandEncoder.palettePixelLimit, 0] {
+      let writer = try OutputFileWriter(path: path)
+      try document.writePNG(
+        to: writer, options: options, effort: PNGBandEncoder.defaultEffort, inks: .standard,
+        wholeUpTo: wholeUpTo)
+      try writer.commit()
+      #expect(try readInput(path, maxBytes: 1 << 26) == expected, "rendered whole up to \(wholeUpTo) pixels")
+    }
   }
 
   @Test("a failed streamed render leaves no file")

@@ -53,6 +53,8 @@ typedef enum inkwell_png_layout {
   INKWELL_PNG_LAYOUT_RGB = 1,
   /* Four samples per pixel in memory; the fourth is dropped, RGB written. */
   INKWELL_PNG_LAYOUT_RGBX = 2,
+  /* One byte per pixel, an index into `palette` (8-bit only). */
+  INKWELL_PNG_LAYOUT_INDEXED = 3,
 } inkwell_png_layout;
 
 /* Byte order of 16-bit samples in memory (8-bit samples ignore it). */
@@ -87,6 +89,11 @@ typedef struct inkwell_png_encode_options {
    * cICP, mDCV and cLLI, which libpng 1.6.39 has no API for. */
   const uint8_t *extra_chunks;
   size_t extra_chunks_size;
+  /* INKWELL_PNG_LAYOUT_INDEXED: `palette_entries` (1 ... 256) colors of four
+   * bytes, R, G, B, A, written as PLTE and, where an alpha is below 255, tRNS.
+   * Read only while the encoder begins. NULL / 0 for other layouts. */
+  const uint8_t *palette;
+  int palette_entries;
 } inkwell_png_encode_options;
 
 /* Receives encoded bytes in order. Returns 0 on success, nonzero to stop

@@ -44,8 +44,8 @@ typedef enum inkwell_png_band_filter {
 
 typedef struct inkwell_png_band_options {
   uint32_t width;
-  int input_channels;  /* samples per pixel in memory: 4 (RGBA8) */
-  int output_channels; /* 3 (drop the fourth sample) or 4 */
+  int input_channels;  /* samples per pixel in memory: 4 (RGBA8), or 1 (palette indices) */
+  int output_channels; /* 3 (drop the fourth sample) or 4; 1 with 1 */
   int level;           /* zlib level 1 ... 9 */
   int strategy;        /* zlib strategy: 0 default, 3 run-length (Z_RLE) */
   inkwell_png_band_filter filter;
@@ -64,6 +64,16 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
                                             const uint8_t *previous_row, uint32_t row_count,
                                             int is_last, uint8_t **out_bytes, size_t *out_size,
                                             uint32_t *out_adler, uint64_t *out_length);
+
+/* Maps each pixel of an RGBA8 image (rows `stride` bytes apart) to an entry
+ * of a palette of at most 256 colors, numbered in order of first appearance
+ * in raster order; without `with_alpha` the fourth byte is ignored and every
+ * entry's alpha is 255. Writes `width` indices a row to `indices` (rows
+ * `width` bytes apart) and the entries, four bytes each (R, G, B, A), to
+ * `palette` (room for 256). Returns the number of entries, or 0 when the
+ * image has more than 256 colors (the outputs then hold nothing useful). */
+int inkwell_png_index_colors(const uint8_t *rgba, size_t stride, uint32_t width, uint32_t height,
+                             int with_alpha, uint8_t *indices, uint8_t *palette);
 
 /* The Adler-32 of `count` bytes continued from `adler` (1 for none yet):
  * vectors where the processor has them, zlib's adler32 otherwise. */
