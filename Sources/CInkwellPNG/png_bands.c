@@ -370,33 +370,39 @@ inkwell_png_status inkwell_png_deflate_band(const inkwell_png_band_options *opti
   *out_bytes = NULL;
   *out_size = 0;
   if (options != NULL && options->filter == INKWELL_PNG_BAND_FILTER_SMALLER) {
-    inkwell_png_band_options plain = *options;
-    plain.filter = INKWELL_PNG_BAND_FILTER_NONE;
-    inkwell_png_status status = inkwell_png_deflate_band(&plain, rows, stride, previous_row, row_count, is_last,
-                                                         out_bytes, out_size, out_adler, out_length);
-    if (status != INKWELL_PNG_OK) return status;
-    inkwell_png_band_options adaptive = *options;
-    adaptive.filter = INKWELL_PNG_BAND_FILTER_ADAPTIVE;
-    uint8_t *bytes = NULL;
-    size_t size = 0;
-    uint32_t adler = 0;
-    uint64_t length = 0;
-    status = inkwell_png_deflate_band(&adaptive, rows, stride, previous_row, row_count, is_last, &bytes, &size,
-                                      &adler, &length);
-    if (status != INKWELL_PNG_OK) {
-      free(*out_bytes);
-      *out_bytes = NULL;
-      *out_size = 0;
-      return status;
-    }
-    if (size < *out_size) {
-      free(*out_bytes);
-      *out_bytes = bytes;
-      *out_size = size;
-      *out_adler = adler;
-      *out_length = length;
-    } else {
-      free(bytes);
+    /* Candidates in order, the first of the smallest kept: unfiltered and adaptive rows at the
+     * options' level and strategy, and for palette indices unfiltered rows with zlib's run-length
+     * strategy (what effort 1 writes for them, and often smaller than level 9: a pixel is one
+     * byte, so paper and solid ink are runs of one byte). */
+    inkwell_png_band_options candidates[3] = {*options, *options, *options};
+    candidates[0].filter = INKWELL_PNG_BAND_FILTER_NONE;
+    candidates[1].filter = INKWELL_PNG_BAND_FILTER_ADAPTIVE;
+    candidates[2].filter = INKWELL_PNG_BAND_FILTER_NONE;
+    candidates[2].level = 1;
+    candidates[2].strategy = Z_RLE;
+    const int count = options->input_channels == 1 && options->strategy != Z_RLE ? 3 : 2;
+    for (int k = 0; k < count; k++) {
+      uint8_t *bytes = NULL;
+      size_t size = 0;
+      uint32_t adler = 0;
+      uint64_t length = 0;
+      inkwell_png_status status = inkwell_png_deflate_band(&candidates[k], rows, stride, previous_row,
+                                                           row_count, is_last, &bytes, &size, &adler, &length);
+      if (status != INKWELL_PNG_OK) {
+        free(*out_bytes);
+        *out_bytes = NULL;
+        *out_size = 0;
+        return status;
+      }
+      if (k == 0 || size < *out_size) {
+        free(*out_bytes);
+        *out_bytes = bytes;
+        *out_size = size;
+        *out_adler = adler;
+        *out_length = length;
+      } else {
+        free(bytes);
+      }
     }
     return INKWELL_PNG_OK;
   }

@@ -42,9 +42,12 @@ public struct PNGBandEncoder: Sendable {
   /// zlib level `effort` (at most 9) both unfiltered and with adaptive row filters, and keeps the
   /// smaller: adaptive filters alone made pages of handwriting larger than effort 1 did (notes
   /// at effort 9: 978 against 861 KB), while colorful pages need them (sketch: 5.9 against 7.2 MB).
-  static func settings(for effort: Int) -> Settings {
+  /// A palette image at effort 1 takes zlib's run-length strategy (`Z_RLE`): a pixel is one
+  /// byte there, so runs of paper and of solid ink are runs of one byte.
+  static func settings(for effort: Int, indexed: Bool = false) -> Settings {
     switch effort {
-    case ...1: return Settings(level: 1, strategy: 0, filter: INKWELL_PNG_BAND_FILTER_NONE)
+    case ...1:
+      return Settings(level: 1, strategy: indexed ? 3 : 0, filter: INKWELL_PNG_BAND_FILTER_NONE)
     default:
       return Settings(
         level: Int32(Swift.min(effort, 9)), strategy: 0, filter: INKWELL_PNG_BAND_FILTER_SMALLER)
@@ -172,7 +175,7 @@ public final class PNGBandStream {
     self.height = height
     self.hasAlpha = hasAlpha
     self.isIndexed = palette != nil
-    self.settings = PNGBandEncoder.settings(for: options.effort)
+    self.settings = PNGBandEncoder.settings(for: options.effort, indexed: palette != nil)
     self.threads = Swift.max(1, threads)
     self.sink = sink
     let layout =

@@ -38,7 +38,9 @@ typedef enum inkwell_png_band_filter {
   /* The band deflated both unfiltered and with ADAPTIVE, keeping the smaller
    * (the unfiltered one on a tie). Adaptive rows suit photographs and
    * colorful pages; a page of dark strokes on paper deflates better
-   * unfiltered, where the heuristic trades runs of paper for small sums. */
+   * unfiltered, where the heuristic trades runs of paper for small sums.
+   * Palette indices (one channel) are also deflated unfiltered at level 1
+   * with Z_RLE, the effort-1 form for them, so more effort is never larger. */
   INKWELL_PNG_BAND_FILTER_SMALLER = 6,
 } inkwell_png_band_filter;
 
