@@ -86,10 +86,12 @@ public struct PNGBandEncoder: Sendable {
     return file
   }
 
-  /// Images of at most this many pixels (2048 × 2048) are written with a palette when they have
+  /// Images of at most this many pixels (1024 × 1024) are written with a palette when they have
   /// at most 256 colors; `Document.writePNG` holds such an image whole, where it streams larger
-  /// ones band by band.
-  public static let palettePixelLimit = 1 << 22
+  /// ones band by band. Thumbnails and screen-size pages are where palettes fit: a dithered page
+  /// at full size nearly always has more colors (notes at 1536 × 2048 has its 257th on row 88),
+  /// and holding it whole raised `inkwell render`'s peak by 10–26 MiB on the 3–4 MP scenes.
+  public static let palettePixelLimit = 1 << 20
 
   /// Whether `encode` looks for a palette in a `width` × `height` image.
   public static func triesPalette(width: Int, height: Int) -> Bool {
