@@ -125,6 +125,31 @@ struct PNGPaletteTests {
     #expect(try Self.encode(padded, w, h, hasAlpha: true, threads: 2, rowStride: w * 4 + 20) == files[0])
   }
 
+  @Test("random images around the limit decode exactly, with a palette exactly when they fit")
+  func randomImages() throws {
+    var rng = SeededGenerator(seed: 404)
+    for round in 0..<40 {
+      let w = Int.random(in: 1...300, using: &rng)
+      let h = Int.random(in: 1...40, using: &rng)
+      let colors = Swift.min(Int.random(in: 1...300, using: &rng), w * h)
+      let translucent = Bool.random(using: &rng)
+      let pixels = Self.image(
+        width: w, height: h, colors: colors, translucent: translucent, seed: UInt64(round))
+      let padding = 4 * Int.random(in: 0...3, using: &rng)
+      var padded = [UInt8](repeating: 0x5A, count: h * (w * 4 + padding))
+      for y in 0..<h {
+        for x in 0..<(w * 4) { padded[y * (w * 4 + padding) + x] = pixels[y * w * 4 + x] }
+      }
+      let png = try Self.encode(
+        padded, w, h, hasAlpha: translucent, effort: [1, 1, 2, 6][round % 4],
+        threads: 1 + round % 3, rowStride: w * 4 + padding)
+      let fits = colors <= 256
+      #expect(
+        Self.colorType(of: png) == (fits ? 3 : (translucent ? 6 : 2)), "round \(round): \(w)×\(h), \(colors)")
+      #expect(try PNGImage.decode(png, maxPixels: w * h).pixels == pixels, "round \(round)")
+    }
+  }
+
   @Test("the indexer numbers colors by first appearance and stops at the 257th")
   func indexer() {
     let (w, h) = (37, 19)
