@@ -449,7 +449,9 @@ enum ThumbnailCommand {
 /// threads of their own even while the workers hold every core) take the files, each to one
 /// queue by job, sync and name them and record the outcome in the job's slot; at most `inFlight`
 /// files wait at a time, so memory and open files stay bounded when the disk is the slower side.
-/// A process killed meanwhile leaves the waiting files unnamed, that is nothing, as before.
+/// A process killed meanwhile leaves the waiting files unnamed, that is nothing (where the system
+/// makes no unnamed files, their temporary files stay, as a render killed while writing leaves
+/// its own).
 final class Committer: @unchecked Sendable {
   private let outcomes: SharedOutcomes
   private let queues: [DispatchQueue]
