@@ -12,12 +12,12 @@
 // batch: its error is printed as one line naming it, no file is written for it (each output
 // appears complete or not at all, see `OutputFileWriter`), and the others carry on. The exit
 // status says whether every document was written. Each file's bytes reach the disk before it
-// takes its name, as with `render`, on commit queues beside the rendering threads (up to four,
-// mostly waiting on the disk; see `Committer`), so that no rendering thread waits for the disk;
-// the directory's entries are synced once, after the batch,
-// instead of once a file (0.53 → 0.37 ms a file on this machine's disk, measured apart from
-// rendering), so a crash during a batch can lose the names of thumbnails finished since it
-// started, never leave a partial one under its name. SIGINT or SIGTERM stops a batch between
+// takes its name, as with `render`, on commit queues beside the rendering threads (one a worker,
+// up to 16, mostly waiting on the disk; see `Committer`), so that no rendering thread waits for
+// the disk; the directory's entries are synced once, after the batch, instead of once a file
+// (0.53 → 0.37 ms a file on this machine's disk, measured apart from rendering), so a crash
+// during a batch can lose the names of thumbnails finished since it started, never leave a
+// partial one under its name. SIGINT or SIGTERM stops a batch between
 // documents: those under way finish (no temporary file is left behind), the rest are not started,
 // the folders are synced and the report written, and the exit status is 128 + the signal's
 // number; a second signal ends the process at once.
@@ -97,7 +97,8 @@ enum ThumbnailCommand {
     }
     let start = MonotonicTime.now()
     let shared = SharedOutcomes(outcomes)
-    let committer = Committer(outcomes: shared, queues: Swift.min(workers, 4), inFlight: 8 * workers)
+    let committer = Committer(
+      outcomes: shared, queues: Swift.min(workers, 16), inFlight: Swift.min(8 * workers, 256))
     TileScheduler.dispatch.forEachJob(inputs.count, workers) { job, _ in
       // SIGINT or SIGTERM: the documents under way finish, whole; the rest are not started.
       guard inkwell_cli_stop_signal() == 0 else { return }
@@ -446,9 +447,10 @@ enum ThumbnailCommand {
 /// disk before naming it, and that wait (0.2–0.35 ms a file on this machine's disk) left the
 /// rendering thread idle: the 200 synthetic pages took 1.13× (one thread) and 1.36× (two) the
 /// wall time of the same batch with the syncs skipped. Here serial queues (which Dispatch gives
-/// threads of their own even while the workers hold every core) take the files, each to one
-/// queue by job, sync and name them and record the outcome in the job's slot; at most `inFlight`
-/// files wait at a time, so memory and open files stay bounded when the disk is the slower side.
+/// threads of their own even while the workers hold every core; one a worker, up to 16, since a
+/// disk takes concurrent syncs together) take the files, each to one queue by job, sync and name
+/// them and record the outcome in the job's slot; at most `inFlight` files (8 a worker, up to 256)
+/// wait at a time, so memory and open files stay bounded when the disk is the slower side.
 /// A process killed meanwhile leaves the waiting files unnamed, that is nothing (where the system
 /// makes no unnamed files, their temporary files stay, as a render killed while writing leaves
 /// its own).
