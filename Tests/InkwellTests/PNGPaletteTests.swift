@@ -7,24 +7,6 @@ import Testing
 
 @Suite("PNG palettes")
 struct PNGPaletteTests {
-  /// The chunks of a PNG file, in order.
-  static func chunks(of png: [UInt8]) -> [(type: String, data: [UInt8])] {
-    var result: [(String, [UInt8])] = []
-    var offset = 8
-    while offset + 12 <= png.count {
-      let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-      let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
-      result.append((type, Array(png[offset + 8..<offset + 8 + length])))
-      offset += 12 + length
-    }
-    return result
-  }
-
-  /// The IHDR color type: 2 RGB, 3 palette, 6 RGBA.
-  static func colorType(of png: [UInt8]) -> UInt8? {
-    chunks(of: png).first { $0.type == "IHDR" }?.data[9]
-  }
-
   /// An image drawn from `colors` distinct colors, in runs of random length (paper and strokes),
   /// every color used; alphas vary with `translucent`.
   static func image(width: Int, height: Int, colors: Int, translucent: Bool, seed: UInt64) -> [UInt8] {
@@ -68,13 +50,13 @@ struct PNGPaletteTests {
         width: w, height: h, colors: Swift.min(colors, w * h), translucent: translucent, seed: 7)
       for effort in [1, 2, 9] {
         let png = try Self.encode(pixels, w, h, hasAlpha: translucent, effort: effort, threads: 2)
-        #expect(Self.colorType(of: png) == 3, "\(size), effort \(effort)")
-        let chunks = Self.chunks(of: png)
-        let entries = (chunks.first { $0.type == "PLTE" }?.data.count ?? 0) / 3
+        #expect(colorType(of: png) == 3, "\(size), effort \(effort)")
+        let parts = chunks(of: png)
+        let entries = (parts.first { $0.type == "PLTE" }?.data.count ?? 0) / 3
         #expect(entries == Swift.min(colors, w * h))
-        #expect(chunks.contains { $0.type == "tRNS" } == (translucent && colors > 1))
+        #expect(parts.contains { $0.type == "tRNS" } == (translucent && colors > 1))
         #expect(
-          chunks.map(\.type).prefix(4) == [
+          parts.map(\.type).prefix(4) == [
             "IHDR", "sRGB", "PLTE", translucent && colors > 1 ? "tRNS" : "IDAT",
           ])
         #expect(try PNGImage.decode(png, maxPixels: w * h).pixels == pixels, "\(size), effort \(effort)")
@@ -88,14 +70,14 @@ struct PNGPaletteTests {
     for (colors, type) in [(256, UInt8(3)), (257, UInt8(2))] {
       let pixels = Self.image(width: w, height: h, colors: colors, translucent: false, seed: 9)
       let png = try Self.encode(pixels, w, h, hasAlpha: false)
-      #expect(Self.colorType(of: png) == type, "\(colors) colors")
+      #expect(colorType(of: png) == type, "\(colors) colors")
       #expect(try PNGImage.decode(png, maxPixels: w * h).pixels == pixels)
     }
     // The 257th color on the last pixel.
     var late = Self.image(width: w, height: h, colors: 256, translucent: true, seed: 10)
     late[late.count - 4..<late.count] = [1, 2, 3, 4]
     let png = try Self.encode(late, w, h, hasAlpha: true)
-    #expect(Self.colorType(of: png) == 6)
+    #expect(colorType(of: png) == 6)
     #expect(try PNGImage.decode(png, maxPixels: w * h).pixels == late)
   }
 
@@ -105,8 +87,8 @@ struct PNGPaletteTests {
     var pixels = Self.image(width: w, height: h, colors: 4, translucent: false, seed: 3)
     for i in stride(from: 3, to: pixels.count, by: 4) { pixels[i] = UInt8(i % 251) }
     let png = try Self.encode(pixels, w, h, hasAlpha: false)
-    #expect(Self.colorType(of: png) == 3)
-    #expect((Self.chunks(of: png).first { $0.type == "PLTE" }?.data.count ?? 0) == 4 * 3)
+    #expect(colorType(of: png) == 3)
+    #expect((chunks(of: png).first { $0.type == "PLTE" }?.data.count ?? 0) == 4 * 3)
     var expected = pixels
     for i in stride(from: 3, to: expected.count, by: 4) { expected[i] = 255 }
     #expect(try PNGImage.decode(png, maxPixels: w * h).pixels == expected)
@@ -145,7 +127,7 @@ struct PNGPaletteTests {
         threads: 1 + round % 3, rowStride: w * 4 + padding)
       let fits = colors <= 256
       #expect(
-        Self.colorType(of: png) == (fits ? 3 : (translucent ? 6 : 2)), "round \(round): \(w)×\(h), \(colors)")
+        colorType(of: png) == (fits ? 3 : (translucent ? 6 : 2)), "round \(round): \(w)×\(h), \(colors)")
       #expect(try PNGImage.decode(png, maxPixels: w * h).pixels == pixels, "round \(round)")
     }
   }
@@ -195,8 +177,8 @@ struct PNGPaletteTests {
       try writer.commit()
       files.append(try readInput(directory + "/" + name, maxBytes: 1 << 20))
     }
-    #expect(Self.colorType(of: files[0]) == 3)
-    #expect(Self.colorType(of: files[1]) == 2)
+    #expect(colorType(of: files[0]) == 3)
+    #expect(colorType(of: files[1]) == 2)
     #expect(files[0] == (try rendered.pngData(threads: threads)))
     for file in files {
       #expect(try PNGImage.decode(file, maxPixels: 96 * 96).pixels == rendered.pixels)

@@ -23,7 +23,7 @@ private struct SeededBytes {
 }
 
 /// The chunks of a PNG file, in order, as (type, data).
-private func chunks(of png: [UInt8]) -> [(type: String, data: [UInt8])] {
+func chunks(of png: [UInt8]) -> [(type: String, data: [UInt8])] {
   var result: [(type: String, data: [UInt8])] = []
   var offset = 8
   while offset + 12 <= png.count {
@@ -35,8 +35,8 @@ private func chunks(of png: [UInt8]) -> [(type: String, data: [UInt8])] {
   return result
 }
 
-/// The IHDR color type: 2 is RGB, 6 is RGBA.
-private func colorType(of png: [UInt8]) -> UInt8? {
+/// The IHDR color type: 2 is RGB, 3 a palette, 6 is RGBA.
+func colorType(of png: [UInt8]) -> UInt8? {
   chunks(of: png).first { $0.type == "IHDR" }?.data[9]
 }
 
