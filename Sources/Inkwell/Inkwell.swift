@@ -170,8 +170,9 @@ extension RGBA8Image {
 
   /// The image as PNG bytes: with a palette when it has at most 256 colors (and at most
   /// `PNGBandEncoder.palettePixelLimit` pixels), else RGB when every pixel is opaque and RGBA
-  /// otherwise; 8-bit sRGB with the `sRGB` chunk. Compressed in bands on `threads` threads; the bytes do not depend on `threads`.
-  /// `effort` runs from 1 (fastest, the default) to 9 (smallest).
+  /// otherwise; 8-bit sRGB with the `sRGB` chunk. Compressed in bands on `threads` threads; the
+  /// bytes do not depend on `threads`. `effort` runs from 1 (fastest, the default) to 9
+  /// (smallest).
   public func pngData(effort: Int = PNGBandEncoder.defaultEffort, threads: Int = 1) throws(PNGError)
     -> [UInt8]
   {
