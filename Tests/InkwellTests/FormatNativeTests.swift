@@ -382,6 +382,38 @@ import Testing
     }
   }
 
+  @Test func pointRowsFillEveryFieldAsTheTreeDoes() throws {
+    // Every column, in an order unlike the declaration's, with a distinct value in each cell: the
+    // rows read aside write each value to its field as the tree's `PointField.set` does.
+    let fields = PointField.allCases.reversed().map(\.rawValue)
+    var rows: [String] = []
+    for r in 0..<5 {
+      rows.append(
+        "["
+          + fields.indices.map { c in "\(Float(r * fields.count + c) * 0.125 + 0.25)" }.joined(
+            separator: ", ") + "]")
+    }
+    let names = fields.map { "\"\($0)\"" }.joined(separator: ", ")
+    let text =
+      #"{"format": "inkwell", "version": 2, "elements": [{"kind": "drawing", "strokes": [{"#
+      + #""ink": {"type": "pen", "color": [0, 0, 0, 1], "width": 3}, "fields": ["# + names
+      + #"], "points": ["# + rows.joined(separator: ", ") + "]}]}]}"
+    let bytes = Array(text.utf8)
+    let aside = try NativeDecoder(bytes: bytes).decode()
+    let tree = try NativeDecoder(bytes: bytes, readsPointRows: false).decode()
+    #expect(aside == tree)
+    guard case .drawing(let drawing) = aside.markup.elements.first, let stroke = drawing.strokes.first else {
+      Issue.record("no stroke")
+      return
+    }
+    #expect(stroke.path.count == 5)
+    for (r, point) in stroke.path.controlPoints.enumerated() {
+      for (c, name) in fields.enumerated() {
+        #expect(PointField(rawValue: name)?.value(in: point) == Float(r * fields.count + c) * 0.125 + 0.25)
+      }
+    }
+  }
+
   @Test func pointRowsOutsideStrokesStayJSON() throws {
     // The reader sets the strokes' point rows aside as floats; `points` anywhere else (an unknown
     // element's strokes, an unknown member of a stroke) is kept as the JSON it was.

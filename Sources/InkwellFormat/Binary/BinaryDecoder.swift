@@ -345,7 +345,7 @@ struct BinaryDecoder {
 
   /// Preserved fields: each must be JSON text under a name the format does not use at its level.
   private func fields(
-    _ r: inout ByteReader, reserved: Set<String>, what: @autoclosure () -> String
+    _ r: inout ByteReader, reserved: [String], what: @autoclosure () -> String
   ) throws(DocumentError) -> UnknownFields {
     let count = try r.count("unknown field", minimumSize: 2)
     guard count > 0 else { return UnknownFields() }

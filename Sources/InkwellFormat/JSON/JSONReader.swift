@@ -200,6 +200,8 @@ public struct JSONReader {
     guard depth < maximumDepth else { throw error(.nestingTooDeep(limit: maximumDepth)) }
     index &+= 1
     var members: [JSONMember] = []
+    // Room for a stroke's or an ink's members at once.
+    members.reserveCapacity(4)
     skipWhitespace()
     if try peek(expected: "a key or '}'") == UInt8(ascii: "}") {
       index &+= 1
@@ -301,7 +303,19 @@ public struct JSONReader {
 
   private mutating func parseString() throws(JSONError) -> String {
     index &+= 1  // the opening quote
-    var utf8: [UInt8] = []
+    // Keys and names are short printable ASCII: read in place, without a buffer.
+    let start = index
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+      index &+= 1
+    }
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+      index &+= 1
+      return text
+    }
+    var utf8 = Array(bytes[start..<index])
     while true {
       guard index < bytes.count else { throw error(.unexpectedEnd(expected: "'\"' closing the string")) }
       let byte = bytes[index]

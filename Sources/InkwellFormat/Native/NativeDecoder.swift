@@ -42,7 +42,7 @@ struct NativeDecoder {
     }
     let format: JSONValue
     do {
-      format = try top.required("format")
+      format = try top.required("format", in: "")
     } catch {
       throw recategorized(error, as: .incorrectFormat)
     }
@@ -55,7 +55,7 @@ struct NativeDecoder {
     if let value = top.optional("thumbnail"), case .string(let text) = value.content {
       thumbnail = Base64.decode(text)
     }
-    let version = try checkVersion(try top.required("version"), thumbnail: thumbnail)
+    let version = try checkVersion(try top.required("version", in: ""), thumbnail: thumbnail)
     if let value = top.optional("contentVersion") {
       let contentVersion = try integer(value, as: Int.self, path: "contentVersion")
       guard contentVersion >= 1 else {
@@ -80,11 +80,11 @@ struct NativeDecoder {
     var elements: [MarkupElement] = []
     if version == 1 {
       if let member = top.member("elements") { throw keyNotInVersion("elements", version, member) }
-      let drawing = try self.drawing(try top.required("drawing"), path: "drawing", known: ["strokes"])
+      let drawing = try self.drawing(try top.required("drawing", in: ""), path: "drawing", known: ["strokes"])
       elements = [.drawing(drawing)]
     } else {
       if let member = top.member("drawing") { throw keyNotInVersion("drawing", version, member) }
-      let list = try array(try top.required("elements"), path: "elements")
+      let list = try array(try top.required("elements", in: ""), path: "elements")
       elements.reserveCapacity(list.count)
       for (index, value) in list.enumerated() {
         elements.append(try element(value, path: "elements[\(index)]"))
@@ -141,16 +141,15 @@ struct NativeDecoder {
 
   private func element(_ value: JSONValue, path: String) throws(DocumentError) -> MarkupElement {
     let members = try object(value, path: path)
-    let kindValue = try members.required("kind")
+    let kindValue = try members.required("kind", in: path)
     let kind = try string(kindValue, path: path + ".kind")
     if kind == "drawing" { return .drawing(try drawing(value, path: path, known: ["kind", "strokes"])) }
     return .unknown(UnknownElement(kind: kind, fields: members.unknown(except: ["kind"])))
   }
 
-  private func drawing(_ value: JSONValue, path: String, known: Set<String>) throws(DocumentError) -> Drawing
-  {
+  private func drawing(_ value: JSONValue, path: String, known: [String]) throws(DocumentError) -> Drawing {
     let members = try object(value, path: path)
-    let strokeValues = try array(try members.required("strokes"), path: path + ".strokes")
+    let strokeValues = try array(try members.required("strokes", in: path), path: path + ".strokes")
     var strokes: [Stroke] = []
     strokes.reserveCapacity(strokeValues.count)
     for (index, value) in strokeValues.enumerated() {
@@ -163,7 +162,7 @@ struct NativeDecoder {
     -> FeatureSet
   {
     let members = try object(value, path: path)
-    let versionValue = try members.required("contentVersion")
+    let versionValue = try members.required("contentVersion", in: path)
     let contentVersion = try integer(versionValue, as: Int.self, path: path + ".contentVersion")
     guard contentVersion >= 1 else {
       throw failure(
@@ -177,7 +176,7 @@ struct NativeDecoder {
         thumbnailPNG: thumbnail)
     }
     func names<T>(_ key: String, _ make: (String) -> T?, known: [String]) throws(DocumentError) -> [T] {
-      let list = try array(try members.required(key), path: "\(path).\(key)")
+      let list = try array(try members.required(key, in: path), path: "\(path).\(key)")
       var result: [T] = []
       for (i, element) in list.enumerated() {
         let name = try string(element, path: "\(path).\(key)[\(i)]")
@@ -194,7 +193,7 @@ struct NativeDecoder {
     let shapes = try names("shapes", { ShapeType(rawValue: $0) }, known: ShapeType.allCases.map(\.rawValue))
     let markers = try names(
       "lineMarkers", { LineMarkerPositions(name: $0) }, known: LineMarkerPositions.names)
-    let exposureValue = try members.required("colorMaximumLinearExposure")
+    let exposureValue = try members.required("colorMaximumLinearExposure", in: path)
     let exposure = try float(exposureValue, path: path + ".colorMaximumLinearExposure")
     guard exposure >= 1 else {
       throw failure(
@@ -207,28 +206,28 @@ struct NativeDecoder {
       contentVersion: contentVersion, unknownFields: members.unknown(except: NativeKeys.featureSet))
   }
 
-  private func stroke(_ value: JSONValue, path: String) throws(DocumentError) -> Stroke {
-    let members = try object(value, path: path)
-    let ink = try ink(try members.required("ink"), path: path + ".ink")
+  private func stroke(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Stroke {
+    let members = try object(value, path: path())
+    let ink = try ink(try members.required("ink", in: path()), path: path() + ".ink")
     var transform = AffineTransform.identity
     if let v = members.optional("transform") {
-      let n = try floats(v, count: 6, elements: "a, b, c, d, tx, ty", path: path + ".transform")
+      let n = try floats(v, count: 6, elements: "a, b, c, d, tx, ty", path: path() + ".transform")
       transform = AffineTransform(a: n[0], b: n[1], c: n[2], d: n[3], tx: n[4], ty: n[5])
     }
     var seed: UInt32 = 0
     if let v = members.optional("randomSeed") {
-      seed = try integer(v, as: UInt32.self, path: path + ".randomSeed")
+      seed = try integer(v, as: UInt32.self, path: path() + ".randomSeed")
     }
     var creationDate: Double?
     if let v = members.optional("creationDate") {
-      creationDate = try double(v, path: path + ".creationDate")
+      creationDate = try double(v, path: path() + ".creationDate")
     }
     let mask = try members.optional("mask").map { v throws(DocumentError) in
-      try self.mask(v, path: path + ".mask")
+      try self.mask(v, path: path() + ".mask")
     }
-    let fields = try pointFields(try members.required("fields"), path: path + ".fields")
+    let fields = try pointFields(try members.required("fields", in: path()), path: path() + ".fields")
     let points = try self.points(
-      try members.required("points"), fields: fields, ink: ink, path: path + ".points")
+      try members.required("points", in: path()), fields: fields, ink: ink, path: path() + ".points")
     return Stroke(
       ink: ink, path: StrokePath(controlPoints: points, creationDate: creationDate),
       transform: transform, randomSeed: seed, mask: mask,
@@ -288,33 +287,34 @@ struct NativeDecoder {
       unknownFields: members.unknown(except: NativeKeys.mask))
   }
 
-  private func ink(_ value: JSONValue, path: String) throws(DocumentError) -> Ink {
-    let members = try object(value, path: path)
-    let typeValue = try members.required("type")
-    let typeName = try string(typeValue, path: path + ".type")
+  private func ink(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Ink {
+    let members = try object(value, path: path())
+    let typeValue = try members.required("type", in: path())
+    let typeName = try string(typeValue, path: path() + ".type")
     guard let type = InkType(rawValue: typeName) else {
-      throw failure(.unknownInkType(typeName), path + ".type", typeValue)
+      throw failure(.unknownInkType(typeName), path() + ".type", typeValue)
     }
-    var color = try self.color(try members.required("color"), path: path + ".color")
+    var color = try self.color(try members.required("color", in: path()), path: path() + ".color")
     if let v = members.optional("colorSpace") {
-      let name = try string(v, path: path + ".colorSpace")
+      let name = try string(v, path: path() + ".colorSpace")
       guard let space = ColorSpace(rawValue: name) else {
-        throw failure(.unknownName(name, known: ColorSpace.allCases.map(\.rawValue)), path + ".colorSpace", v)
+        throw failure(
+          .unknownName(name, known: ColorSpace.allCases.map(\.rawValue)), path() + ".colorSpace", v)
       }
       color.colorSpace = space
     }
     if let v = members.optional("exposure") {
-      let exposure = try float(v, path: path + ".exposure")
+      let exposure = try float(v, path: path() + ".exposure")
       guard exposure >= 1 else {
-        throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 1"), path + ".exposure", v)
+        throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 1"), path() + ".exposure", v)
       }
       color.linearExposure = exposure
     }
     var width: Float?
     if let v = members.optional("width") {
-      width = try float(v, path: path + ".width")
+      width = try float(v, path: path() + ".width")
       if let w = width, w < 0 {
-        throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 0"), path + ".width", v)
+        throw failure(.valueOutOfRange(value: v.numberText, allowed: ">= 0"), path() + ".width", v)
       }
     }
     return Ink(type: type, color: color, width: width, unknownFields: members.unknown(except: NativeKeys.ink))
@@ -333,13 +333,13 @@ struct NativeDecoder {
         throw failure(
           .wrongArrayLength(expected: 4, found: elements.count, elements: "r, g, b, a"), path(), value)
       }
-      var components: [Float] = []
+      var components = SIMD4<Float>()
       for (i, element) in elements.enumerated() {
         let component = try float(element, path: "\(path())[\(i)]")
         guard component >= 0, component <= 1 else {
           throw failure(.invalidColor(element.numberText), "\(path())[\(i)]", element)
         }
-        components.append(component)
+        components[i] = component
       }
       return Color(red: components[0], green: components[1], blue: components[2], alpha: components[3])
     default:
@@ -399,28 +399,33 @@ struct NativeDecoder {
   }
 
   /// The points of rows the reader read into floats; `nil` when a row has the wrong length or a
-  /// value is not finite or, for a field that cannot be, negative.
+  /// value is not finite or, for a field that cannot be, negative. Every point starts as
+  /// `template`, and each column is written straight to its field's place in the points.
   private static func points(
     _ rows: JSONReader.NumberRows, fields: [PointField], template: StrokePoint
   ) -> [StrokePoint]? {
-    guard rows.width == fields.count, rows.width > 0 else { return nil }
-    let nonNegative = fields.map(\.isNonNegative)
-    var points: [StrokePoint] = []
-    points.reserveCapacity(rows.values.count / rows.width)
-    return rows.values.withUnsafeBufferPointer { values -> [StrokePoint]? in
-      var k = 0
-      while k < values.count {
-        var point = template
-        for c in 0..<fields.count {
-          let value = values[k &+ c]
-          guard value.isFinite, value >= 0 || !nonNegative[c] else { return nil }
-          fields[c].set(value, in: &point)
+    let width = fields.count
+    guard rows.width == width, width > 0 else { return nil }
+    let count = rows.values.count / width
+    var points = [StrokePoint](repeating: template, count: count)
+    let stride = MemoryLayout<StrokePoint>.stride
+    let valid = rows.values.withUnsafeBufferPointer { values in
+      points.withUnsafeMutableBytes { raw in
+        for (c, field) in fields.enumerated() {
+          let offset = field.byteOffset
+          let nonNegative = field.isNonNegative
+          var k = c
+          for r in 0..<count {
+            let value = values[k]
+            guard value.isFinite, value >= 0 || !nonNegative else { return false }
+            raw.storeBytes(of: value, toByteOffset: r &* stride &+ offset, as: Float.self)
+            k &+= width
+          }
         }
-        points.append(point)
-        k &+= fields.count
+        return true
       }
-      return points
     }
+    return valid ? points : nil
   }
 
   private func points(
@@ -475,13 +480,16 @@ struct NativeDecoder {
 
   // MARK: Typed access
 
-  private func object(_ value: JSONValue, path: String) throws(DocumentError) -> ObjectMembers {
+  private func object(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError)
+    -> ObjectMembers
+  {
     guard case .object(let members) = value.content else {
-      throw failure(.wrongType(expected: "an object", found: value.typeDescription), path, value)
+      throw failure(.wrongType(expected: "an object", found: value.typeDescription), path(), value)
     }
     func duplicate(_ member: JSONMember) -> DocumentError {
       DocumentError(
-        .duplicateKey(member.key), path: path, location: SourceLocation(offset: member.keyOffset, in: bytes))
+        .duplicateKey(member.key), path: path(), location: SourceLocation(offset: member.keyOffset, in: bytes)
+      )
     }
     // A stroke's or an ink's few members are searched in order (a dictionary for each was a tenth
     // of loading a document); a large object gets its dictionary.
@@ -489,13 +497,13 @@ struct NativeDecoder {
       for i in members.indices where members[..<i].contains(where: { $0.key == members[i].key }) {
         throw duplicate(members[i])
       }
-      return ObjectMembers(decoder: self, value: value, path: path, members: members, byKey: nil)
+      return ObjectMembers(decoder: self, value: value, members: members, byKey: nil)
     }
     var byKey: [String: JSONMember] = [:]
     for member in members {
       guard byKey.updateValue(member, forKey: member.key) == nil else { throw duplicate(member) }
     }
-    return ObjectMembers(decoder: self, value: value, path: path, members: members, byKey: byKey)
+    return ObjectMembers(decoder: self, value: value, members: members, byKey: byKey)
   }
 
   private func array(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> [JSONValue]
@@ -568,11 +576,10 @@ struct NativeDecoder {
   }
 }
 
-/// An object's members by key, with the object's path for error messages.
+/// An object's members by key.
 private struct ObjectMembers {
   let decoder: NativeDecoder
   let value: JSONValue
-  let path: String
   let members: [JSONMember]
   /// The members by key, for objects of more than `searchedInOrder` members.
   let byKey: [String: JSONMember]?
@@ -589,7 +596,7 @@ private struct ObjectMembers {
   func optional(_ key: String) -> JSONValue? { member(key)?.value }
 
   /// The members whose keys are not in `known`, in source order, as compact JSON text.
-  func unknown(except known: Set<String>) -> UnknownFields {
+  func unknown(except known: [String]) -> UnknownFields {
     guard case .object(let members) = value.content, members.contains(where: { !known.contains($0.key) })
     else { return UnknownFields() }
     // Read again from the text when the reader set point rows aside: an unknown element's strokes
@@ -603,13 +610,10 @@ private struct ObjectMembers {
       })
   }
 
-  func required(_ key: String) throws(DocumentError) -> JSONValue {
-    guard let member = member(key) else { throw missing(key) }
+  /// The value of member `key` of the object at `path`.
+  func required(_ key: String, in path: @autoclosure () -> String) throws(DocumentError) -> JSONValue {
+    guard let member = member(key) else { throw decoder.failure(.missingKey(key), path(), value) }
     return member.value
-  }
-
-  func missing(_ key: String) -> DocumentError {
-    decoder.failure(.missingKey(key), path, value)
   }
 }
 
@@ -627,5 +631,48 @@ private func isASCIIHexDigit(_ byte: UInt8) -> Bool {
     UInt8(ascii: "A")...UInt8(ascii: "F"):
     return true
   default: return false
+  }
+}
+
+extension PointField {
+  /// Where the field's value sits in a `StrokePoint`, in bytes.
+  fileprivate var byteOffset: Int {
+    switch self {
+    case .x: return PointFieldOffsets.x
+    case .y: return PointFieldOffsets.y
+    case .t: return PointFieldOffsets.t
+    case .width: return PointFieldOffsets.width
+    case .height: return PointFieldOffsets.height
+    case .opacity: return PointFieldOffsets.opacity
+    case .force: return PointFieldOffsets.force
+    case .azimuth: return PointFieldOffsets.azimuth
+    case .altitude: return PointFieldOffsets.altitude
+    case .roll: return PointFieldOffsets.roll
+    case .secondaryScale: return PointFieldOffsets.secondaryScale
+    case .threshold: return PointFieldOffsets.threshold
+    case .lateralJitter: return PointFieldOffsets.lateralJitter
+    }
+  }
+}
+
+/// The byte offsets of a `StrokePoint`'s fields, each a stored `Float`.
+private enum PointFieldOffsets {
+  static let x = offset(\.location.x)
+  static let y = offset(\.location.y)
+  static let t = offset(\.timeOffset)
+  static let width = offset(\.size.width)
+  static let height = offset(\.size.height)
+  static let opacity = offset(\.opacity)
+  static let force = offset(\.force)
+  static let azimuth = offset(\.azimuth)
+  static let altitude = offset(\.altitude)
+  static let roll = offset(\.rollAngle)
+  static let secondaryScale = offset(\.secondaryScale)
+  static let threshold = offset(\.threshold)
+  static let lateralJitter = offset(\.lateralJitter)
+
+  private static func offset(_ path: WritableKeyPath<StrokePoint, Float>) -> Int {
+    // Every path names a stored property of a struct, which has an offset.
+    MemoryLayout<StrokePoint>.offset(of: path) ?? 0
   }
 }

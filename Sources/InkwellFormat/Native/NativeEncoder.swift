@@ -178,7 +178,7 @@ enum NativeEncoder {
   /// Appends preserved fields, refusing names the format uses at this level and values that are not
   /// JSON.
   private static func append(
-    _ fields: UnknownFields, reserved: Set<String>, to members: inout [JSONMember], path: String
+    _ fields: UnknownFields, reserved: [String], to members: inout [JSONMember], path: String
   ) throws(DocumentError) {
     for field in fields.fields {
       let fieldPath = path.isEmpty ? field.name : path + "." + field.name

@@ -3,18 +3,18 @@ import InkwellModel
 /// The keys the native format itself uses at each level of a document. Any other key is an unknown
 /// field: kept on load, written back on save, and refused as the name of a preserved field.
 enum NativeKeys {
-  static let document: Set<String> = [
+  static let document: [String] = [
     "format", "version", "contentVersion", "bounds", "featureSet", "drawing", "elements", "thumbnail",
   ]
-  static let featureSet: Set<String> = [
+  static let featureSet: [String] = [
     "features", "inks", "shapes", "lineMarkers", "colorMaximumLinearExposure", "contentVersion",
   ]
-  static let drawingElement: Set<String> = ["kind", "strokes"]
-  static let stroke: Set<String> = [
+  static let drawingElement: [String] = ["kind", "strokes"]
+  static let stroke: [String] = [
     "ink", "transform", "randomSeed", "creationDate", "mask", "fields", "points",
   ]
-  static let ink: Set<String> = ["type", "color", "colorSpace", "exposure", "width"]
-  static let mask: Set<String> = ["clip", "fillRule", "erasures"]
+  static let ink: [String] = ["type", "color", "colorSpace", "exposure", "width"]
+  static let mask: [String] = ["clip", "fillRule", "erasures"]
 }
 
 extension LineMarkerPositions {
