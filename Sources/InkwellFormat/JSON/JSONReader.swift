@@ -141,6 +141,14 @@ public struct JSONReader {
           index = end
         }
         cells &+= 1
+        // The separator as the writer prints it, a comma and one space, before anything else.
+        if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ","),
+          bytes[index &+ 1] == UInt8(ascii: " "),
+          bytes[index &+ 2] > UInt8(ascii: " ")
+        {
+          index &+= 2
+          continue
+        }
         skipWhitespace()
         guard index < bytes.count else { break }
         if bytes[index] == UInt8(ascii: ",") {
