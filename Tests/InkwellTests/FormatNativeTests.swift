@@ -382,6 +382,30 @@ import Testing
     }
   }
 
+  @Test func pointRowNumbersConvertAsTheTreeDoes() throws {
+    // Each number text read as a point row reads it, followed by more of a row (where the number
+    // is read from whole words of text) and at the very end of the text (where it is read a run of
+    // digits at a time): what it reads must be the correctly rounded float, and nothing else.
+    var read = 0
+    for text in FormatJSONTests.numberTexts() {
+      let infinity = text.hasPrefix("-") ? -Float.infinity : .infinity
+      let expected = Float(text) ?? infinity
+      for tail in [", 12.5, -0.25, 3.0625, 1]", ""] {
+        let bytes = Array((text + tail).utf8)
+        var index = 0
+        let value = bytes.withUnsafeBufferPointer { JSONNumberScanner.plainFloat($0, &index) }
+        guard let value else {
+          #expect(index == 0, "\(text)")
+          continue
+        }
+        read += 1
+        #expect(value.bitPattern == expected.bitPattern, "\(text)")
+        #expect(index == text.utf8.count, "\(text)")
+      }
+    }
+    #expect(read > 30_000)
+  }
+
   @Test func pointRowsFillEveryFieldAsTheTreeDoes() throws {
     // Every column, in an order unlike the declaration's, with a distinct value in each cell: the
     // rows read aside write each value to its field as the tree's `PointField.set` does.

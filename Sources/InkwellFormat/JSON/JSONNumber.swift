@@ -194,6 +194,63 @@ enum JSONNumberScanner {
   /// `index` unchanged, for `scan` to read it in full (and report what is wrong with it).
   @inline(__always)
   static func plainFloat(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Float? {
+    if let value = shortPlainFloat(bytes, &index) { return value }
+    return generalPlainFloat(bytes, &index)
+  }
+
+  /// 10^n for n in 0…19, written out so that the table is data rather than set up on first use.
+  private static let powersOfTen: [UInt64] = [
+    1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+    10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+    1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000,
+    1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+  ]
+
+  /// `plainFloat` of the shape point rows are written in, from three words of text with no
+  /// loop: an optional minus, one to seven integer digits, and optionally a point and one to
+  /// fifteen fraction digits, nineteen digits in all at most. `nil`, with `index` unchanged, for
+  /// any other shape (an exponent, a leading zero, a longer number) and within 25 bytes of the
+  /// end of the text, where `generalPlainFloat` reads the number instead.
+  @inline(__always)
+  private static func shortPlainFloat(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Float? {
+    guard let base = bytes.baseAddress, index &+ 25 <= bytes.count else { return nil }
+    @inline(__always) func word(_ at: Int) -> UInt64 {
+      UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+    }
+    let negative = base[index] == UInt8(ascii: "-")
+    let start = negative ? index &+ 1 : index
+    let head = word(start)
+    let whole = digitsInChunk(head)
+    guard whole.length > 0, whole.length < 8, whole.length == 1 || head & 0xFF != 0x30 else { return nil }
+    var end = start &+ whole.length
+    var significand = whole.value
+    var exponent = 0
+    if base[end] == UInt8(ascii: ".") {
+      let first = digitsInChunk(word(end &+ 1))
+      guard first.length > 0 else { return nil }
+      var length = first.length
+      var fraction = first.value
+      if length == 8 {
+        let second = digitsInChunk(word(end &+ 9))
+        guard second.length < 8 else { return nil }
+        length = 8 &+ second.length
+        fraction = fraction &* powersOfTen[second.length] &+ second.value
+      }
+      guard whole.length &+ length <= 19 else { return nil }
+      significand = significand &* powersOfTen[length] &+ fraction
+      exponent = -length
+      end = end &+ 1 &+ length
+    }
+    guard base[end] | 0x20 != UInt8(ascii: "e"), significand <= 1 << 53,
+      let value = ShortDecimal(negative: negative, significand: significand, exponent: exponent).float
+    else { return nil }
+    index = end
+    return value
+  }
+
+  /// `plainFloat` of any plain decimal, a run of digits at a time.
+  @inline(__always)
+  private static func generalPlainFloat(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Float? {
     var i = index
     let count = bytes.count
     let negative = i < count && bytes[i] == UInt8(ascii: "-")
