@@ -1,3 +1,4 @@
+import Foundation
 import InkwellModel
 import Testing
 
@@ -361,6 +362,86 @@ import Testing
     for trial in 0..<1500 {
       var bytes = original
       for _ in 0..<(1 + random.next() % 3) {
+        let index = Int(random.next() % UInt64(bytes.count))
+        switch random.next() % 3 {
+        case 0: bytes[index] = replacements[Int(random.next() % UInt64(replacements.count))]
+        case 1: bytes.remove(at: index)
+        default: bytes.insert(replacements[Int(random.next() % UInt64(replacements.count))], at: index)
+        }
+      }
+      let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: bytes).decode() }
+      let tree = Result { () throws(DocumentError) in
+        try NativeDecoder(bytes: bytes, readsPointRows: false).decode()
+      }
+      switch (aside, tree) {
+      case (.success(let a), .success(let b)): #expect(a == b, "trial \(trial)")
+      case (.failure(let a), .failure(let b)):
+        #expect(
+          a.kind == b.kind && a.path == b.path && a.location == b.location, "trial \(trial): \(a) / \(b)")
+      default: Issue.record("trial \(trial): \(aside) / \(tree)")
+      }
+    }
+  }
+
+  @Test func plainStrokesReadAsideDecodeAsTheTreeDoes() throws {
+    // Damage aimed at strokes of the plain shape, which the reader reads into their parts: the
+    // decoder must give the same document, or the same error at the same place, as the one that
+    // reads the tree. The third stroke lists the first one's fields again.
+    let strokes = [
+      #"{"ink": {"type": "pen", "color": [0.25, 0.5, 0.125, 1], "width": 3.5}, "fields": ["x", "y", "t", "force"], "#
+        + #""points": [[1.5, 2.25, 0, 0.5], [3, 4.5, 0.01, 0.75], [5, -6, 0.02, 1]]}"#,
+      ##"{"ink": {"type": "marker", "color": "#336699"}, "fields": ["x", "y"], "points": [[1, 2], [3, 4]]}"##,
+      #"{"ink": {"type": "pencil", "color": [1, 0, 0, 0.5], "width": 2}, "fields": ["x", "y", "t", "force"], "#
+        + #""points": [[7, 8, 0, 0.25], [9, 10, 0.5, 0.5]]}"#,
+    ]
+    let text =
+      #"{"format": "inkwell", "version": 1, "drawing": {"strokes": [\#n"# + strokes.joined(separator: ",\n")
+      + "\n]}}"
+    // Edits a damage would seldom make by chance, each a value or a shape the parts must not take.
+    let edits = [
+      ("\"width\": 3.5", "\"width\": -3.5"), ("\"width\": 3.5", "\"width\": 1e39"),
+      ("\"width\": 3.5", "\"width\": 35e-1"), ("0.125, 1]", "1.125, 1]"), ("[0.25,", "[-0.25,"),
+      ("0.125, 1]", "0.125, 1, 1]"), ("0.125, 1]", "0.125]"), ("\"pen\"", "\"quill\""),
+      ("\"pen\"", "\"p\\u0065n\""),
+      ("\"#336699\"", "\"#3366\""), ("\"#336699\"", "\"#33669G\""), ("\"#336699\"", "\"#336699CC\""),
+      ("[\"x\", \"y\"]", "[\"y\"]"), ("[\"x\", \"y\"]", "[\"x\", \"x\"]"),
+      ("[\"x\", \"y\"]", "[\"x\", \"z\"]"),
+      ("[\"x\", \"y\"]", "[]"), ("[[1, 2], [3, 4]]", "[]"), ("[[1, 2], [3, 4]]", "[[1, 2], [3]]"),
+      ("0.02, 1]", "0.02, -1]"), ("\"width\": 2}", "\"width\": 2, \"exposure\": 2}"),
+      ("\"width\": 2}", "\"width\": 2, \"colorSpace\": \"displayP3\"}"),
+      ("\"width\": 2}", "\"width\": 2, \"extra\": 1}"),
+      ("[[7, 8", "[[7e0, 8"),
+      ("{\"ink\": {\"type\": \"marker\"", "{\"randomSeed\": 4, \"ink\": {\"type\": \"marker\""),
+      ("0.5]]}", "0.5]], \"creationDate\": 5}"),
+      (
+        "{\"type\": \"pencil\", \"color\": [1, 0, 0, 0.5]",
+        "{\"color\": [1, 0, 0, 0.5], \"type\": \"pencil\""
+      ), ("\"width\": 2}", "\"width\": 2, \"width\": 3}"),
+    ]
+    for (target, replacement) in edits {
+      #expect(text.contains(target), "\(target)")
+      let edited = Array(text.replacingOccurrences(of: target, with: replacement).utf8)
+      let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: edited).decode() }
+      let tree = Result { () throws(DocumentError) in
+        try NativeDecoder(bytes: edited, readsPointRows: false).decode()
+      }
+      switch (aside, tree) {
+      case (.success(let a), .success(let b)): #expect(a == b, "\(replacement)")
+      case (.failure(let a), .failure(let b)):
+        #expect(
+          a.kind == b.kind && a.path == b.path && a.location == b.location, "\(replacement): \(a) / \(b)")
+      default: Issue.record("\(replacement): \(aside) / \(tree)")
+      }
+    }
+    let original = Array(text.utf8)
+    let replacements = Array("-0.9e[]{},:x\"# #tp".utf8) + [UInt8(ascii: "1")]
+    #expect(
+      try NativeDecoder(bytes: original).decode()
+        == NativeDecoder(bytes: original, readsPointRows: false).decode())
+    var random = SplitMix64(seed: 0x57_0CE5)
+    for trial in 0..<3000 {
+      var bytes = original
+      for _ in 0..<(1 + random.next() % 2) {
         let index = Int(random.next() % UInt64(bytes.count))
         switch random.next() % 3 {
         case 0: bytes[index] = replacements[Int(random.next() % UInt64(replacements.count))]

@@ -13,6 +13,7 @@ public struct JSONReader {
   /// Whether the points of a native document's strokes are read into `pointRows`.
   private var readsPointRows = false
   private var pointRows: [Int: NumberRows] = [:]
+  private var strokes: [Int: StrokeParts] = [:]
 
   private init(source: [UInt8], bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.source = source
@@ -44,20 +45,45 @@ public struct JSONReader {
     let values: [Float]
   }
 
+  /// The parts of a stroke object in the shape the native writer gives a plain stroke, read
+  /// without a tree: `{"ink": {"type": T, "color": C, "width": W}, "fields": [F, …], "points":
+  /// ROWS}`, those keys in that order and no others, `width` optional, `C` four numbers or a
+  /// string, the strings printable ASCII without escapes, the numbers finite floats and `ROWS`
+  /// `NumberRows`. Whether they make a stroke is the decoder's to say.
+  struct StrokeParts {
+    let inkType: String
+    /// The color when it is a string; `nil` when it is `components`.
+    let colorText: String?
+    let components: SIMD4<Float>
+    let width: Float?
+    let fields: [String]
+    let rows: NumberRows
+  }
+
+  /// What `parseNative` reads: the tree, and what it set aside by the offset of its value.
+  struct NativeParse {
+    let root: JSONValue
+    let pointRows: [Int: NumberRows]
+    let strokes: [Int: StrokeParts]
+  }
+
   /// `parse(_:maximumDepth:)` of a native document, with the `points` array of each stroke
   /// (`drawing.strokes[i].points`, or `elements[i].strokes[j].points`) read into `NumberRows`
   /// when it is one or more rows of one length of numbers, keyed by the offset of its `[`; the
   /// tree holds an empty array at that offset in its place. Any other array is read into the
   /// tree as usual. Building a tree of every point's numbers was most of loading a document.
+  /// A stroke of the plain shape (`StrokeParts`) is read whole into its parts, keyed by the
+  /// offset of its `{`, and the tree holds an empty object there: the tree of a stroke's other
+  /// members, and picking them out of it, had been most of the rest.
   static func parseNative(
     _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
-  ) throws(JSONError) -> (root: JSONValue, pointRows: [Int: NumberRows]) {
-    let result: Result<(JSONValue, [Int: NumberRows]), JSONError> = bytes.withUnsafeBufferPointer { buffer in
+  ) throws(JSONError) -> NativeParse {
+    let result: Result<NativeParse, JSONError> = bytes.withUnsafeBufferPointer { buffer in
       var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
       reader.readsPointRows = true
       do throws(JSONError) {
         let root = try reader.parseDocument()
-        return .success((root, reader.pointRows))
+        return .success(NativeParse(root: root, pointRows: reader.pointRows, strokes: reader.strokes))
       } catch {
         return .failure(error)
       }
@@ -179,6 +205,117 @@ public struct JSONReader {
     return nil
   }
 
+  // MARK: Strokes
+
+  /// Reads the stroke object at `index` (at `depth`) as `StrokeParts` when it has their shape;
+  /// otherwise leaves `index` where it was and returns `nil`, and the object is read as a tree.
+  private mutating func parseStrokeParts(depth: Int) -> StrokeParts? {
+    let start = index
+    guard depth &+ 3 < maximumDepth, let parts = readStrokeParts(depth: depth) else {
+      index = start
+      return nil
+    }
+    return parts
+  }
+
+  private mutating func readStrokeParts(depth: Int) -> StrokeParts? {
+    index &+= 1
+    guard key("ink"), token(UInt8(ascii: "{")), key("type"), let inkType = plainString(),
+      token(UInt8(ascii: ",")),
+      key("color")
+    else { return nil }
+    var colorText: String?
+    var components = SIMD4<Float>()
+    skipWhitespace()
+    if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+      guard let text = plainString() else { return nil }
+      colorText = text
+    } else {
+      guard token(UInt8(ascii: "[")) else { return nil }
+      for i in 0..<4 {
+        guard i == 0 || token(UInt8(ascii: ",")), let component = finiteFloat() else { return nil }
+        components[i] = component
+      }
+      guard token(UInt8(ascii: "]")) else { return nil }
+    }
+    var width: Float?
+    if token(UInt8(ascii: ",")) {
+      guard key("width"), let value = finiteFloat() else { return nil }
+      width = value
+    }
+    guard token(UInt8(ascii: "}")), token(UInt8(ascii: ",")), key("fields"), token(UInt8(ascii: "[")) else {
+      return nil
+    }
+    var fields: [String] = []
+    repeat {
+      guard let name = plainString() else { return nil }
+      fields.append(name)
+    } while token(UInt8(ascii: ","))
+    guard token(UInt8(ascii: "]")), token(UInt8(ascii: ",")), key("points") else { return nil }
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "["), let rows = parseNumberRows(depth: depth),
+      token(UInt8(ascii: "}"))
+    else { return nil }
+    return StrokeParts(
+      inkType: inkType, colorText: colorText, components: components, width: width, fields: fields, rows: rows
+    )
+  }
+
+  /// Whether `byte` comes next, after any whitespace; moves past it when it does.
+  private mutating func token(_ byte: UInt8) -> Bool {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == byte else { return false }
+    index &+= 1
+    return true
+  }
+
+  /// Whether the key `name` and its colon come next, after any whitespace; moves past them when
+  /// they do.
+  private mutating func key(_ name: StaticString) -> Bool {
+    skipWhitespace()
+    let count = name.utf8CodeUnitCount
+    guard index &+ count &+ 2 <= bytes.count, bytes[index] == UInt8(ascii: "\""),
+      bytes[index &+ count &+ 1] == UInt8(ascii: "\"")
+    else { return false }
+    let text = UnsafeBufferPointer(start: name.utf8Start, count: count)
+    for k in 0..<count where bytes[index &+ 1 &+ k] != text[k] { return false }
+    index &+= count &+ 2
+    return token(UInt8(ascii: ":"))
+  }
+
+  /// The string that comes next, after any whitespace, when it is printable ASCII without
+  /// escapes.
+  private mutating func plainString() -> String? {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    let start = index &+ 1
+    var end = start
+    while end < bytes.count {
+      let byte = bytes[end]
+      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+      if byte == UInt8(ascii: "\"") {
+        index = end &+ 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+      }
+      end &+= 1
+    }
+    return nil
+  }
+
+  /// The number that comes next, after any whitespace, as `JSONNumber.floatValue` converts it,
+  /// when that is finite.
+  private mutating func finiteFloat() -> Float? {
+    skipWhitespace()
+    guard index < bytes.count else { return nil }
+    if let value = JSONNumberScanner.plainFloat(bytes, &index) { return value }
+    guard let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index) else { return nil }
+    let value = JSONNumber(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[index..<end]), packed: packed)
+      .floatValue
+    guard value.isFinite else { return nil }
+    index = end
+    return value
+  }
+
   // MARK: Values
 
   private mutating func parseValue(depth: Int, context: Context = .other) throws(JSONError) -> JSONValue {
@@ -206,6 +343,10 @@ public struct JSONReader {
   private mutating func parseObject(depth: Int, context: Context = .other) throws(JSONError) -> JSONValue {
     let start = index
     guard depth < maximumDepth else { throw error(.nestingTooDeep(limit: maximumDepth)) }
+    if context == .stroke, let parts = parseStrokeParts(depth: depth) {
+      strokes[start] = parts
+      return JSONValue(.object([]), offset: start)
+    }
     index &+= 1
     var members: [JSONMember] = []
     // Room for a stroke's or an ink's members at once.

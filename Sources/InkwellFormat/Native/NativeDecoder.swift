@@ -6,6 +6,9 @@ struct NativeDecoder {
   /// The strokes' point rows the reader read straight into floats, by the offset of their array
   /// (which the tree holds empty).
   var pointRows: [Int: JSONReader.NumberRows] = [:]
+  /// The plain strokes the reader read into their parts, by the offset of their object (which
+  /// the tree holds empty).
+  var strokeParts: [Int: JSONReader.StrokeParts] = [:]
 
   /// Whether the reader sets the point rows aside (`false` reads every number into the tree, as
   /// the tests compare).
@@ -25,7 +28,10 @@ struct NativeDecoder {
     var decoder = self
     do {
       if readsPointRows {
-        (root, decoder.pointRows) = try JSONReader.parseNative(bytes)
+        let parse = try JSONReader.parseNative(bytes)
+        root = parse.root
+        decoder.pointRows = parse.pointRows
+        decoder.strokeParts = parse.strokes
       } else {
         root = try JSONReader.parse(bytes)
       }
@@ -211,6 +217,19 @@ struct NativeDecoder {
   }
 
   private func stroke(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Stroke {
+    if let parts = strokeParts[value.offset], case .object(let placeholder) = value.content,
+      placeholder.isEmpty
+    {
+      if let stroke = stroke(parts) { return stroke }
+      // Something in it is not a value of its member: the tree says what and where.
+      let tree: JSONValue
+      do {
+        tree = try JSONReader.parseValue(bytes, at: value.offset)
+      } catch {
+        throw failure(.invalidJSON(error.reason), path(), value)
+      }
+      return try stroke(tree, path: path())
+    }
     let members = try object(value, path: path())
     let ink = try ink(try members.required("ink", in: path()), path: path() + ".ink")
     var transform = AffineTransform.identity
@@ -327,10 +346,9 @@ struct NativeDecoder {
   private func color(_ value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> Color {
     switch value.content {
     case .string(let text):
-      let hex = text.utf8.dropFirst()
-      guard text.utf8.first == UInt8(ascii: "#"), hex.count == 6 || hex.count == 8,
-        hex.allSatisfy({ isASCIIHexDigit($0) }), let color = Color(parsing: text)
-      else { throw failure(.invalidColor("\"\(text)\""), path(), value) }
+      guard let color = Self.color(hex: text) else {
+        throw failure(.invalidColor("\"\(text)\""), path(), value)
+      }
       return color
     case .array(let elements):
       guard elements.count == 4 else {
@@ -350,6 +368,40 @@ struct NativeDecoder {
       throw failure(
         .wrongType(expected: "a string or an array", found: value.typeDescription), path(), value)
     }
+  }
+
+  /// The stroke `stroke(_:path:)` makes of a stroke object with these parts; `nil` when a part
+  /// is not a value of its member (the tree path then reports it).
+  private func stroke(_ parts: JSONReader.StrokeParts) -> Stroke? {
+    guard let type = InkType(rawValue: parts.inkType) else { return nil }
+    let color: Color
+    if let text = parts.colorText {
+      guard let parsed = Self.color(hex: text) else { return nil }
+      color = parsed
+    } else {
+      let c = parts.components
+      // Written so that a NaN fails too.
+      guard all(c .>= 0 .& c .<= 1) else { return nil }
+      color = Color(red: c[0], green: c[1], blue: c[2], alpha: c[3])
+    }
+    if let width = parts.width, !(width >= 0) { return nil }
+    let ink = Ink(type: type, color: color, width: parts.width, unknownFields: UnknownFields())
+    guard let fields = pointFields(names: parts.fields),
+      let points = Self.points(parts.rows, fields: fields, template: Self.template(for: ink))
+    else { return nil }
+    return Stroke(
+      ink: ink, path: StrokePath(controlPoints: points, creationDate: nil), transform: .identity,
+      randomSeed: 0,
+      mask: nil, unknownFields: UnknownFields())
+  }
+
+  /// The color a `#RRGGBB` or `#RRGGBBAA` string names; `nil` for any other string.
+  private static func color(hex text: String) -> Color? {
+    let hex = text.utf8.dropFirst()
+    guard text.utf8.first == UInt8(ascii: "#"), hex.count == 6 || hex.count == 8,
+      hex.allSatisfy({ isASCIIHexDigit($0) })
+    else { return nil }
+    return Color(parsing: text)
   }
 
   private func rect(_ value: JSONValue, path: String) throws(DocumentError) -> Rect {
@@ -391,11 +443,33 @@ struct NativeDecoder {
     return fields
   }
 
+  /// The fields the names list, as `pointFields(_:path:)` reads them; `nil` where it would
+  /// report a problem.
+  private func pointFields(names: [String]) -> [PointField]? {
+    if !names.isEmpty, names == lastFields.names { return lastFields.fields }
+    var fields: [PointField] = []
+    fields.reserveCapacity(names.count)
+    for name in names {
+      guard let field = PointField(rawValue: name), !fields.contains(field) else { return nil }
+      fields.append(field)
+    }
+    guard PointField.allCases.allSatisfy({ !$0.isRequired || fields.contains($0) }) else { return nil }
+    lastFields.names = names
+    lastFields.fields = fields
+    return fields
+  }
+
+  /// A point of a stroke drawn with `ink` with every field at its default.
+  private static func template(for ink: Ink) -> StrokePoint {
+    var template = StrokePoint(location: .zero, size: Size(width: ink.width, height: ink.width))
+    for field in PointField.allCases { field.set(field.defaultValue(for: ink), in: &template) }
+    return template
+  }
+
   private func points(
     _ value: JSONValue, fields: [PointField], ink: Ink, path: @autoclosure () -> String
   ) throws(DocumentError) -> [StrokePoint] {
-    var template = StrokePoint(location: .zero, size: Size(width: ink.width, height: ink.width))
-    for field in PointField.allCases { field.set(field.defaultValue(for: ink), in: &template) }
+    let template = Self.template(for: ink)
     if let numberRows = pointRows[value.offset], case .array(let placeholder) = value.content,
       placeholder.isEmpty
     {
@@ -624,7 +698,7 @@ private struct ObjectMembers {
     return UnknownFields(
       members.filter { !known.contains($0.key) }.map {
         let value =
-          decoder.pointRows.isEmpty
+          decoder.pointRows.isEmpty && decoder.strokeParts.isEmpty
           ? $0.value : (try? JSONReader.parseValue(decoder.bytes, at: $0.value.offset)) ?? $0.value
         return UnknownFields.Field(name: $0.key, json: JSONWriter.write(value, style: .compact))
       })
