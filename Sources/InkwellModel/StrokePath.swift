@@ -293,13 +293,13 @@ public struct StrokePath: Hashable, Sendable {
     if n == 1 {
       include(controlPoints[0].location)
     } else {
+      // Every segment's ends are knots, and each knot is the same point from either segment.
+      for i in 0..<n { include(interpolatedLocation(at: Float(i))) }
       for i in 0..<(n - 1) {
         let (p0, p1, p2, p3) = (
           phantomLocation(i - 1), controlPoints[i].location, controlPoints[i + 1].location,
           phantomLocation(i + 2)
         )
-        include(interpolatedLocation(at: Float(i)))
-        include(interpolatedLocation(at: Float(i + 1)))
         // d/du of the uniform cubic B-spline: a·u² + b·u + c per coordinate.
         for axis in 0..<2 {
           let v0 = axis == 0 ? p0.x : p0.y
@@ -309,9 +309,9 @@ public struct StrokePath: Hashable, Sendable {
           let a = (-v0 + 3 * v1 - 3 * v2 + v3) / 2
           let b = v0 - 2 * v1 + v2
           let c = (v2 - v0) / 2
-          for u in Self.roots(a, b, c) where u > 0 && u < 1 {
-            include(interpolatedLocation(at: Float(i) + u))
-          }
+          let (first, second) = Self.roots(a, b, c)
+          if first > 0 && first < 1 { include(interpolatedLocation(at: Float(i) + first)) }
+          if second > 0 && second < 1 { include(interpolatedLocation(at: Float(i) + second)) }
         }
       }
     }
@@ -322,14 +322,14 @@ public struct StrokePath: Hashable, Sendable {
   }
 
   /// Real roots of a·u² + b·u + c (of b·u + c when a is 0).
-  static func roots(_ a: Float, _ b: Float, _ c: Float) -> [Float] {
+  static func roots(_ a: Float, _ b: Float, _ c: Float) -> (Float, Float) {
     if abs(a) < 1e-12 {
-      return abs(b) < 1e-12 ? [] : [-c / b]
+      return (abs(b) < 1e-12 ? .nan : -c / b, .nan)
     }
     let d = b * b - 4 * a * c
-    guard d >= 0 else { return [] }
+    guard d >= 0 else { return (.nan, .nan) }
     let s = d.squareRoot()
-    return [(-b - s) / (2 * a), (-b + s) / (2 * a)]
+    return ((-b - s) / (2 * a), (-b + s) / (2 * a))
   }
 
   // MARK: Internals

@@ -220,6 +220,54 @@ import Testing
     #expect(kind == testCase.kind)
   }
 
+  @Test(
+    "the JSON importers name the path of the value that failed",
+    arguments: [
+      (
+        DocumentFormat.rnote,
+        #"{"data":{"engine_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":{"start":{"pos":[1,2,3]}}}}}]}}}"#,
+        "data.engine_snapshot.stroke_components[0].value.brushstroke.path.start.pos"
+      ),
+      (
+        .rnote,
+        #"{"data":{"engine_snapshot":{"stroke_components":[{"value":null},{"value":{"brushstroke":{"path":{"start":{"pos":[1,2]},"segments":[{"lineto":{"end":{"pos":[3,1e39]}}}]}}}}]}}}"#,
+        "data.engine_snapshot.stroke_components[1].value.brushstroke.path.segments[0].lineto.end.pos[1]"
+      ),
+      (
+        .rnote,
+        #"{"data":{"engine_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":{"start":{"pos":[1,2]},"segments":[{"cubbez":{"cp1":[0,0]}}]}}}}]}}}"#,
+        "data.engine_snapshot.stroke_components[0].value.brushstroke.path.segments[0].cubbez"
+      ),
+      (
+        .rnote,
+        #"{"data":{"engine_snapshot":{"stroke_components":[{"value":{"brushstroke":{"style":{"smooth":{"stroke_color":{"r":2,"g":0,"b":0,"a":1}}},"path":{"start":{"pos":[1,2]}}}}}]}}}"#,
+        "data.engine_snapshot.stroke_components[0].value.brushstroke.style.smooth.stroke_color.r"
+      ),
+      (
+        .rnote,
+        #"{"data":{"store_snapshot":{"stroke_components":[{"value":{"brushstroke":{"path":[{"line":{"start":{"pos":[1,2]},"end":{"pos":[1]}}}]}}}]}}}"#,
+        "data.store_snapshot.stroke_components[0].value.brushstroke.path[0].line.end.pos"
+      ),
+      (.myscript, #"[{"pointers":[{"x":1,"y":2},{"x":1}]}]"#, "[0].pointers[1]"),
+      (.myscript, #"{"strokes":[{"pointers":[{"x":1,"y":"a"}]}]}"#, "strokes[0].pointers[0].y"),
+      (.myscript, #"[{"style":{"width":-1},"pointers":[]}]"#, "[0].style.width"),
+      (.myscript, #"[{"type":"stroke","pointers":[{"x":1,"y":2,"t":"now"}]}]"#, "[0].pointers[0].t"),
+      (.perfectFreehand, "[[1, 2], [1]]", "[1]"),
+      (.perfectFreehand, #"{"a": [[1, 2], [3, "x"]]}"#, "a[1][1]"),
+      (.perfectFreehand, #"[{"x": 1, "y": 2, "pressure": "high"}]"#, "[0].pressure"),
+    ])
+  func namesThePathOfTheFailure(format: DocumentFormat, text: String, path: String) {
+    let bytes = format == .rnote ? Self.gzip(text) : Array(text.utf8)
+    do {
+      _ = try format.load(bytes)
+      Issue.record("\(text) loaded")
+    } catch let error as DocumentError {
+      #expect(error.path == path, "\(error)")
+    } catch {
+      Issue.record("\(error)")
+    }
+  }
+
   @Test(arguments: [DocumentFormat.xournal, .rnote])
   func gzipBombsStopAtTheSizeLimit(_ format: DocumentFormat) throws {
     // 4 MiB of one byte compresses to about 4 KiB; a 1 MiB limit stops it.

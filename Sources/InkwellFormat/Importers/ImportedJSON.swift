@@ -18,7 +18,10 @@ extension ImportedDocument {
 }
 
 /// Typed access to a parsed JSON tree for the JSON-based importers: each accessor either returns
-/// the value it promises or throws a `DocumentError` with the value's path and location.
+/// the value it promises or throws a `DocumentError` with the value's path and location. Paths
+/// are built only for an error: built for every point, they had been most of importing a large
+/// document (an Rnote file's `data.engine_snapshot.stroke_components[812].value.brushstroke.path
+/// .segments[40].lineto.end.pos[0]`, eight of them a point).
 struct ImportedJSON {
   let bytes: [UInt8]
   let root: JSONValue
@@ -35,67 +38,75 @@ struct ImportedJSON {
 
   func location(_ value: JSONValue) -> SourceLocation { SourceLocation(offset: value.offset, in: bytes) }
 
-  func failure(_ kind: DocumentError.Kind, _ value: JSONValue, _ path: String) -> DocumentError {
-    DocumentError(kind, path: path, location: location(value))
+  func failure(_ kind: DocumentError.Kind, _ value: JSONValue, _ path: @autoclosure () -> String)
+    -> DocumentError
+  {
+    DocumentError(kind, path: path(), location: location(value))
   }
 
-  func wrongType(_ expected: String, _ value: JSONValue, _ path: String) -> DocumentError {
-    failure(.wrongType(expected: expected, found: value.typeDescription), value, path)
+  func wrongType(_ expected: String, _ value: JSONValue, _ path: @autoclosure () -> String) -> DocumentError {
+    failure(.wrongType(expected: expected, found: value.typeDescription), value, path())
   }
 
-  func object(_ value: JSONValue, _ path: String) throws(DocumentError) -> [JSONMember] {
-    guard case .object(let members) = value.content else { throw wrongType("an object", value, path) }
+  func object(_ value: JSONValue, _ path: @autoclosure () -> String) throws(DocumentError) -> [JSONMember] {
+    guard case .object(let members) = value.content else { throw wrongType("an object", value, path()) }
     return members
   }
 
-  func array(_ value: JSONValue, _ path: String) throws(DocumentError) -> [JSONValue] {
-    guard case .array(let elements) = value.content else { throw wrongType("an array", value, path) }
+  func array(_ value: JSONValue, _ path: @autoclosure () -> String) throws(DocumentError) -> [JSONValue] {
+    guard case .array(let elements) = value.content else { throw wrongType("an array", value, path()) }
     return elements
   }
 
   /// The value of `key` (its last occurrence), or `nil`.
   func member(_ members: [JSONMember], _ key: String) -> JSONValue? {
-    members.last { $0.key == key }?.value
+    // By index: a search by predicate copied every member it passed over.
+    var i = members.endIndex
+    while i > members.startIndex {
+      i -= 1
+      if members[i].key == key { return members[i].value }
+    }
+    return nil
   }
 
   func required(
-    _ members: [JSONMember], _ key: String, in value: JSONValue, _ path: String
+    _ members: [JSONMember], _ key: String, in value: JSONValue, _ path: @autoclosure () -> String
   ) throws(DocumentError) -> JSONValue {
-    guard let found = member(members, key) else { throw failure(.missingKey(key), value, path) }
+    guard let found = member(members, key) else { throw failure(.missingKey(key), value, path()) }
     return found
   }
 
   /// A number as a finite `Float`.
-  func float(_ value: JSONValue, _ path: String) throws(DocumentError) -> Float {
-    guard case .number(let number) = value.content else { throw wrongType("a number", value, path) }
+  func float(_ value: JSONValue, _ path: @autoclosure () -> String) throws(DocumentError) -> Float {
+    guard case .number(let number) = value.content else { throw wrongType("a number", value, path()) }
     let float = number.floatValue
-    guard float.isFinite else { throw failure(.numberOutOfRange(number.text), value, path) }
+    guard float.isFinite else { throw failure(.numberOutOfRange(number.text), value, path()) }
     return float
   }
 
   /// A number as a finite `Double`.
-  func double(_ value: JSONValue, _ path: String) throws(DocumentError) -> Double {
-    guard case .number(let number) = value.content else { throw wrongType("a number", value, path) }
+  func double(_ value: JSONValue, _ path: @autoclosure () -> String) throws(DocumentError) -> Double {
+    guard case .number(let number) = value.content else { throw wrongType("a number", value, path()) }
     let double = number.doubleValue
-    guard double.isFinite else { throw failure(.numberOutOfRange(number.text), value, path) }
+    guard double.isFinite else { throw failure(.numberOutOfRange(number.text), value, path()) }
     return double
   }
 
   /// A number that must lie in `range`.
   func float(
-    _ value: JSONValue, _ path: String, in range: ClosedRange<Float>
+    _ value: JSONValue, _ path: @autoclosure () -> String, in range: ClosedRange<Float>
   ) throws(DocumentError) -> Float {
-    let float = try self.float(value, path)
+    let float = try self.float(value, path())
     guard range.contains(float) else {
       let text = if case .number(let number) = value.content { number.text } else { "\(float)" }
       throw failure(
-        .valueOutOfRange(value: text, allowed: "\(range.lowerBound)...\(range.upperBound)"), value, path)
+        .valueOutOfRange(value: text, allowed: "\(range.lowerBound)...\(range.upperBound)"), value, path())
     }
     return float
   }
 
-  func string(_ value: JSONValue, _ path: String) throws(DocumentError) -> String {
-    guard case .string(let text) = value.content else { throw wrongType("a string", value, path) }
+  func string(_ value: JSONValue, _ path: @autoclosure () -> String) throws(DocumentError) -> String {
+    guard case .string(let text) = value.content else { throw wrongType("a string", value, path()) }
     return text
   }
 }

@@ -25,28 +25,31 @@ public enum MyScriptImporter {
     default: throw json.wrongType("an array or an object", json.root, "")
     }
     var strokes: [Stroke] = []
-    try collectStrokes(json.root, path: "", json: json, ink: ink, into: &strokes)
+    try collectStrokes(json.root, path: { "" }, json: json, ink: ink, into: &strokes)
     return ImportedDocument.make(strokes: strokes)
   }
 
   private static func collectStrokes(
-    _ value: JSONValue, path: String, json: ImportedJSON, ink: Ink, into strokes: inout [Stroke]
+    _ value: JSONValue, path: () -> String, json: ImportedJSON, ink: Ink, into strokes: inout [Stroke]
   ) throws(DocumentError) {
     switch value.content {
     case .array(let elements):
       for (i, element) in elements.enumerated() {
-        try collectStrokes(element, path: "\(path)[\(i)]", json: json, ink: ink, into: &strokes)
+        try collectStrokes(element, path: { "\(path())[\(i)]" }, json: json, ink: ink, into: &strokes)
       }
     case .object(let members):
       if let pointers = json.member(members, "pointers") {
         let type = json.member(members, "type")
-        if let type, (try json.string(type, path + ".type")) != "stroke" { return }
+        if let type, (try json.string(type, path() + ".type")) != "stroke" { return }
         strokes.append(
-          try stroke(members, pointers: pointers, path: path, json: json, ink: ink))
+          try stroke(members, pointers: pointers, path: path(), json: json, ink: ink))
         return
       }
       for member in members {
-        let memberPath = path.isEmpty ? member.key : path + "." + member.key
+        func memberPath() -> String {
+          let prefix = path()
+          return prefix.isEmpty ? member.key : prefix + "." + member.key
+        }
         try collectStrokes(member.value, path: memberPath, json: json, ink: ink, into: &strokes)
       }
     default: return
@@ -54,43 +57,44 @@ public enum MyScriptImporter {
   }
 
   private static func stroke(
-    _ members: [JSONMember], pointers: JSONValue, path: String, json: ImportedJSON, ink defaultInk: Ink
+    _ members: [JSONMember], pointers: JSONValue, path: @autoclosure () -> String, json: ImportedJSON,
+    ink defaultInk: Ink
   ) throws(DocumentError) -> Stroke {
     var ink = defaultInk
     if let style = json.member(members, "style") {
-      let stylePath = path + ".style"
-      let styleMembers = try json.object(style, stylePath)
+      func stylePath() -> String { path() + ".style" }
+      let styleMembers = try json.object(style, stylePath())
       if let color = json.member(styleMembers, "color") {
-        let text = try json.string(color, stylePath + ".color")
+        let text = try json.string(color, stylePath() + ".color")
         guard let parsed = Color(parsing: text) else {
-          throw json.failure(.invalidColor("\"\(text)\""), color, stylePath + ".color")
+          throw json.failure(.invalidColor("\"\(text)\""), color, stylePath() + ".color")
         }
         ink.color = parsed
       }
       if let width = json.member(styleMembers, "width") {
-        ink.width = try json.float(width, stylePath + ".width", in: 0...Float.greatestFiniteMagnitude)
+        ink.width = try json.float(width, stylePath() + ".width", in: 0...Float.greatestFiniteMagnitude)
       }
       if let opacity = json.member(styleMembers, "opacity") {
-        ink.color.alpha *= try json.float(opacity, stylePath + ".opacity", in: 0...1)
+        ink.color.alpha *= try json.float(opacity, stylePath() + ".opacity", in: 0...1)
       }
     }
     var isPen = false
     if let pointerType = json.member(members, "pointerType") {
-      isPen = try json.string(pointerType, path + ".pointerType") == "pen"
+      isPen = try json.string(pointerType, path() + ".pointerType") == "pen"
     }
-    let pointersPath = path + ".pointers"
-    let elements = try json.array(pointers, pointersPath)
+    func pointersPath() -> String { path() + ".pointers" }
+    let elements = try json.array(pointers, pointersPath())
     var points: [StrokePoint] = []
     points.reserveCapacity(elements.count)
     var startTime: Double?
     for (i, element) in elements.enumerated() {
-      let pointPath = "\(pointersPath)[\(i)]"
-      let fields = try json.object(element, pointPath)
-      let x = try json.float(try json.required(fields, "x", in: element, pointPath), pointPath + ".x")
-      let y = try json.float(try json.required(fields, "y", in: element, pointPath), pointPath + ".y")
+      func pointPath() -> String { "\(pointersPath())[\(i)]" }
+      let fields = try json.object(element, pointPath())
+      let x = try json.float(try json.required(fields, "x", in: element, pointPath()), pointPath() + ".x")
+      let y = try json.float(try json.required(fields, "y", in: element, pointPath()), pointPath() + ".y")
       var timeOffset: Float = 0
       if let t = json.member(fields, "t") {
-        let time = try json.double(t, pointPath + ".t")
+        let time = try json.double(t, pointPath() + ".t")
         if let startTime {
           timeOffset = Swift.max(0, Float((time - startTime) / 1000))
         } else {
@@ -99,7 +103,7 @@ public enum MyScriptImporter {
       }
       var force: Float = 1
       if let p = json.member(fields, "p") {
-        let pressure = try json.float(p, pointPath + ".p")
+        let pressure = try json.float(p, pointPath() + ".p")
         if isPen { force = Swift.min(Swift.max(pressure, 0), 1) }
       }
       points.append(

@@ -42,7 +42,7 @@ public enum PerfectFreehandImporter {
     var startTime: Double?
     var allMousePressure = true
     for (i, element) in elements.enumerated() {
-      let pointPath = "\(path)[\(i)]"
+      func pointPath() -> String { "\(path)[\(i)]" }
       var x: Float
       var y: Float
       var pressure: Float?
@@ -53,18 +53,18 @@ public enum PerfectFreehandImporter {
           throw json.failure(
             .wrongArrayLength(
               expected: values.count < 2 ? 2 : 4, found: values.count, elements: "x, y, p, t"),
-            element, pointPath)
+            element, pointPath())
         }
-        x = try json.float(values[0], pointPath + "[0]")
-        y = try json.float(values[1], pointPath + "[1]")
-        if values.count > 2 { pressure = try json.float(values[2], pointPath + "[2]") }
-        if values.count > 3 { time = try json.double(values[3], pointPath + "[3]") }
+        x = try json.float(values[0], pointPath() + "[0]")
+        y = try json.float(values[1], pointPath() + "[1]")
+        if values.count > 2 { pressure = try json.float(values[2], pointPath() + "[2]") }
+        if values.count > 3 { time = try json.double(values[3], pointPath() + "[3]") }
       case .object(let fields):
-        x = try json.float(try json.required(fields, "x", in: element, pointPath), pointPath + ".x")
-        y = try json.float(try json.required(fields, "y", in: element, pointPath), pointPath + ".y")
-        if let p = json.member(fields, "pressure") { pressure = try json.float(p, pointPath + ".pressure") }
+        x = try json.float(try json.required(fields, "x", in: element, pointPath()), pointPath() + ".x")
+        y = try json.float(try json.required(fields, "y", in: element, pointPath()), pointPath() + ".y")
+        if let p = json.member(fields, "pressure") { pressure = try json.float(p, pointPath() + ".pressure") }
       default:
-        throw json.wrongType("an array or an object", element, pointPath)
+        throw json.wrongType("an array or an object", element, pointPath())
       }
       if let pressure, pressure != mousePressure { allMousePressure = false }
       var timeOffset: Float = 0

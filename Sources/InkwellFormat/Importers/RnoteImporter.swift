@@ -38,105 +38,109 @@ public enum RnoteImporter {
       try json.required(snapshotMembers, "stroke_components", in: snapshot, snapshotPath), componentsPath)
     var strokes: [Stroke] = []
     for (i, component) in components.enumerated() {
-      let componentPath = "\(componentsPath)[\(i)]"
-      let componentMembers = try json.object(component, componentPath)
+      func componentPath() -> String { "\(componentsPath)[\(i)]" }
+      let componentMembers = try json.object(component, componentPath())
       guard let value = json.member(componentMembers, "value"), value.content != .null else { continue }
-      let valuePath = componentPath + ".value"
-      let kinds = try json.object(value, valuePath)
+      let kinds = try json.object(value, componentPath() + ".value")
       guard let brushstroke = json.member(kinds, "brushstroke") else { continue }
-      strokes.append(try stroke(brushstroke, path: valuePath + ".brushstroke", json: json))
+      strokes.append(try stroke(brushstroke, path: componentPath() + ".value.brushstroke", json: json))
     }
     return ImportedDocument.make(strokes: strokes.filter { !$0.path.isEmpty })
   }
 
-  private static func stroke(_ value: JSONValue, path: String, json: ImportedJSON) throws(DocumentError)
-    -> Stroke
-  {
-    let members = try json.object(value, path)
+  private static func stroke(
+    _ value: JSONValue, path: @autoclosure () -> String, json: ImportedJSON
+  ) throws(DocumentError) -> Stroke {
+    let members = try json.object(value, path())
     var ink = Ink(type: .pen, color: .black)
     if let style = json.member(members, "style") {
       // One key names the style (`smooth`, `rough`, `textured`); its object holds the settings.
-      for variant in try json.object(style, path + ".style") {
-        let variantPath = path + ".style." + variant.key
+      for variant in try json.object(style, path() + ".style") {
+        func variantPath() -> String { path() + ".style." + variant.key }
         guard case .object(let settings) = variant.value.content else { continue }
         if let width = json.member(settings, "stroke_width") {
           ink.width = try json.float(
-            width, variantPath + ".stroke_width", in: 0...Float.greatestFiniteMagnitude)
+            width, variantPath() + ".stroke_width", in: 0...Float.greatestFiniteMagnitude)
         }
         if let color = json.member(settings, "stroke_color") ?? json.member(settings, "color") {
-          ink.color = try self.color(color, path: variantPath + ".stroke_color", json: json)
+          ink.color = try self.color(color, path: variantPath() + ".stroke_color", json: json)
         }
       }
     }
-    let pathValue = try json.required(members, "path", in: value, path)
-    let pathPath = path + ".path"
+    let pathValue = try json.required(members, "path", in: value, path())
+    func pathPath() -> String { path() + ".path" }
     var points: [StrokePoint] = []
-    func append(_ element: JSONValue, _ elementPath: String) throws(DocumentError) {
-      let fields = try json.object(element, elementPath)
-      let pos = try json.required(fields, "pos", in: element, elementPath)
-      let xy = try json.array(pos, elementPath + ".pos")
+    func append(_ element: JSONValue, _ elementPath: () -> String) throws(DocumentError) {
+      let fields = try json.object(element, elementPath())
+      let pos = try json.required(fields, "pos", in: element, elementPath())
+      let xy = try json.array(pos, elementPath() + ".pos")
       guard xy.count == 2 else {
         throw json.failure(
-          .wrongArrayLength(expected: 2, found: xy.count, elements: "x, y"), pos, elementPath + ".pos")
+          .wrongArrayLength(expected: 2, found: xy.count, elements: "x, y"), pos, elementPath() + ".pos")
       }
       var force: Float = 1
       if let pressure = json.member(fields, "pressure") {
-        force = Swift.min(Swift.max(try json.float(pressure, elementPath + ".pressure"), 0), 1)
+        force = Swift.min(Swift.max(try json.float(pressure, elementPath() + ".pressure"), 0), 1)
       }
       points.append(
         StrokePoint(
           location: Point(
-            x: try json.float(xy[0], elementPath + ".pos[0]"),
-            y: try json.float(xy[1], elementPath + ".pos[1]")),
+            x: try json.float(xy[0], elementPath() + ".pos[0]"),
+            y: try json.float(xy[1], elementPath() + ".pos[1]")),
           size: Size(width: ink.width, height: ink.width), force: force))
     }
     switch pathValue.content {
     case .object(let pathMembers):
       // 0.6 and later: {start, segments: [{lineto|quadbez|cubbez: {…, end}}]}.
-      try append(try json.required(pathMembers, "start", in: pathValue, pathPath), pathPath + ".start")
+      try append(try json.required(pathMembers, "start", in: pathValue, pathPath())) { pathPath() + ".start" }
       if let segments = json.member(pathMembers, "segments") {
-        for (i, segment) in try json.array(segments, pathPath + ".segments").enumerated() {
-          let segmentPath = "\(pathPath).segments[\(i)]"
-          for kind in try json.object(segment, segmentPath) {
-            let kindMembers = try json.object(kind.value, segmentPath + "." + kind.key)
-            let end = try json.required(kindMembers, "end", in: kind.value, segmentPath + "." + kind.key)
-            try append(end, segmentPath + "." + kind.key + ".end")
+        for (i, segment) in try json.array(segments, pathPath() + ".segments").enumerated() {
+          func segmentPath() -> String { "\(pathPath()).segments[\(i)]" }
+          for kind in try json.object(segment, segmentPath()) {
+            func kindPath() -> String { segmentPath() + "." + kind.key }
+            let kindMembers = try json.object(kind.value, kindPath())
+            let end = try json.required(kindMembers, "end", in: kind.value, kindPath())
+            try append(end) { kindPath() + ".end" }
           }
         }
       }
     case .array(let segments):
       // 0.5: [{dot: {element}} | {line|quadbez|cubbez: {start, …, end}}].
       for (i, segment) in segments.enumerated() {
-        let segmentPath = "\(pathPath)[\(i)]"
-        for kind in try json.object(segment, segmentPath) {
-          let kindPath = segmentPath + "." + kind.key
-          let kindMembers = try json.object(kind.value, kindPath)
+        func segmentPath() -> String { "\(pathPath())[\(i)]" }
+        for kind in try json.object(segment, segmentPath()) {
+          func kindPath() -> String { segmentPath() + "." + kind.key }
+          let kindMembers = try json.object(kind.value, kindPath())
           if let element = json.member(kindMembers, "element") {
-            if points.isEmpty { try append(element, kindPath + ".element") }
+            if points.isEmpty { try append(element) { kindPath() + ".element" } }
             continue
           }
           if points.isEmpty {
-            try append(try json.required(kindMembers, "start", in: kind.value, kindPath), kindPath + ".start")
+            try append(try json.required(kindMembers, "start", in: kind.value, kindPath())) {
+              kindPath() + ".start"
+            }
           }
-          try append(try json.required(kindMembers, "end", in: kind.value, kindPath), kindPath + ".end")
+          try append(try json.required(kindMembers, "end", in: kind.value, kindPath())) {
+            kindPath() + ".end"
+          }
         }
       }
     default:
-      throw json.wrongType("an object or an array", pathValue, pathPath)
+      throw json.wrongType("an object or an array", pathValue, pathPath())
     }
     for i in points.indices { points[i].size = Size(width: ink.width, height: ink.width) }
     return Stroke(ink: ink, path: StrokePath(controlPoints: points))
   }
 
   /// `{r, g, b, a}`, each in 0…1.
-  private static func color(_ value: JSONValue, path: String, json: ImportedJSON) throws(DocumentError)
-    -> Color
-  {
-    let members = try json.object(value, path)
+  private static func color(
+    _ value: JSONValue, path: @autoclosure () -> String, json: ImportedJSON
+  ) throws(DocumentError) -> Color {
+    let members = try json.object(value, path())
     var components: [Float] = []
     for key in ["r", "g", "b", "a"] {
       components.append(
-        try json.float(try json.required(members, key, in: value, path), path + "." + key, in: 0...1))
+        try json.float(try json.required(members, key, in: value, path()), path() + "." + key, in: 0...1))
     }
     return Color(red: components[0], green: components[1], blue: components[2], alpha: components[3])
   }
