@@ -253,7 +253,8 @@ public struct JSONReader {
     } while token(UInt8(ascii: ","))
     guard token(UInt8(ascii: "]")), token(UInt8(ascii: ",")), key("points") else { return nil }
     skipWhitespace()
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "["), let rows = parseNumberRows(depth: depth),
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "["),
+      let rows = parseNumberRows(depth: depth &+ 1),
       token(UInt8(ascii: "}"))
     else { return nil }
     return StrokeParts(
