@@ -53,9 +53,33 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
   /// Otherwise the extension decides (`.inkwell.json`/`.inkwell`, `.dat`, `.svc`, `.inkml`, `.xopp`,
   /// `.xoj`, `.rnote`, `.binarypb`). `nil` when neither settles it.
   public static func detect(path: String, bytes: [UInt8]) -> DocumentFormat? {
-    if let format = detect(bytes: bytes) { return format }
+    detectParsing(path: path, bytes: bytes)?.format
+  }
+
+  /// `detect(path:bytes:)`, then `load(_:)` in the format found: a JSON recording, which
+  /// detection parses to tell MyScript, perfect-freehand and BDALab captures apart, is parsed
+  /// once for both (twice had been most of loading one). `nil` when no format is found.
+  /// - Throws: `DocumentError`, as `load(_:)` does.
+  public static func detectAndLoad(
+    path: String, bytes: [UInt8]
+  ) throws(DocumentError) -> (format: DocumentFormat, document: Document)? {
+    guard let (format, root) = detectParsing(path: path, bytes: bytes) else { return nil }
+    guard let root else { return (format, try format.load(bytes)) }
+    switch format {
+    case .myscript: return (format, try MyScriptImporter.load(ImportedJSON(bytes, root: root)))
+    case .perfectFreehand: return (format, try PerfectFreehandImporter.load(ImportedJSON(bytes, root: root)))
+    case .bdalabSignalJSON: return (format, try BDALabSignalJSONImporter.load(bytes, root: root))
+    default: return (format, try format.load(bytes))
+    }
+  }
+
+  /// The format `detect(path:bytes:)` finds, and the JSON tree it parsed to find it, if any.
+  private static func detectParsing(path: String, bytes: [UInt8]) -> (
+    format: DocumentFormat, root: JSONValue?
+  )? {
+    if let found = detect(bytes: bytes) { return found }
     let lowered = path.lowercased()
-    return suffixFormats.first { lowered.hasSuffix($0.suffix) }?.format
+    return suffixFormats.first { lowered.hasSuffix($0.suffix) }.map { ($0.format, nil) }
   }
 
   /// The name endings that settle a format when the contents do not.
@@ -87,27 +111,29 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
     }
   }
 
-  private static func detect(bytes: [UInt8]) -> DocumentFormat? {
-    if BinaryFormat.isBinary(bytes) { return .native }
-    if Gzip.hasSignature(bytes) { return detectCompressed(bytes) }
+  /// The format the contents settle, and the JSON tree parsed to settle it, if any.
+  private static func detect(bytes: [UInt8]) -> (format: DocumentFormat, root: JSONValue?)? {
+    if BinaryFormat.isBinary(bytes) { return (.native, nil) }
+    if Gzip.hasSignature(bytes) { return detectCompressed(bytes).map { ($0, nil) } }
     let firstByte = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     if firstByte == UInt8(ascii: "{") {
       // A native document names itself near its start; don't parse a large file twice to see it.
       let head = Array(bytes.prefix(4096))
-      if contains(head, #""format""#) && contains(head, #""inkwell""#) { return .native }
+      if contains(head, #""format""#) && contains(head, #""inkwell""#) { return (.native, nil) }
       guard let root = try? JSONReader.parse(bytes), case .object(let members) = root.content else {
         return nil
       }
       let keys = Set(members.map(\.key))
-      if keys.contains("format") { return .native }
-      if keys.isSuperset(of: ["x", "y", "buttons"]) { return .bdalabSignalJSON }
-      return detectRecording(root)
+      // A native document is read by its own reader, not from this tree.
+      if keys.contains("format") { return (.native, nil) }
+      if keys.isSuperset(of: ["x", "y", "buttons"]) { return (.bdalabSignalJSON, root) }
+      return detectRecording(root).map { ($0, root) }
     }
     if firstByte == UInt8(ascii: "[") {
       guard let root = try? JSONReader.parse(bytes) else { return nil }
-      return detectRecording(root)
+      return detectRecording(root).map { ($0, root) }
     }
-    if firstByte == UInt8(ascii: "<") { return detectXML(bytes.prefix(4096)) }
+    if firstByte == UInt8(ascii: "<") { return detectXML(bytes.prefix(4096)).map { ($0, nil) } }
     // Only the first two lines are needed; don't tokenize a whole large file.
     var lineEnds = 0
     var prefixEnd = bytes.count
@@ -122,8 +148,8 @@ public enum DocumentFormat: String, CaseIterable, Hashable, Sendable {
     let counts = rows.map(\.fields.count)
     let allNumeric = rows.allSatisfy { $0.fields.allSatisfy { isDecimalNumber($0.text) } }
     guard allNumeric, let first = counts.first else { return nil }
-    if first == 1, counts.count == 2, counts[1] == 7 { return .bdalabSVC }
-    if first == 4 { return .libmypaintEvents }
+    if first == 1, counts.count == 2, counts[1] == 7 { return (.bdalabSVC, nil) }
+    if first == 4 { return (.libmypaintEvents, nil) }
     return nil
   }
 

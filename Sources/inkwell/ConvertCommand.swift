@@ -50,11 +50,11 @@ enum ConvertCommand {
     }
     let (input, output) = (positional[0], positional[1])
     let bytes = try FileIO.read(input)
-    guard let format = forcedFormat ?? DocumentFormat.detect(path: input, bytes: bytes) else {
-      throw CommandError(message: "\(input): cannot tell the format; name it with --from")
-    }
     do {
-      let document = try format.load(bytes)
+      guard let document = try OptionValues.document(bytes, path: input, format: forcedFormat)?.document
+      else {
+        throw CommandError(message: "\(input): cannot tell the format; name it with --from")
+      }
       let encoded: [UInt8]
       switch encoding ?? Encoding(path: output) {
       case .json: encoded = try NativeFormat.encode(document)

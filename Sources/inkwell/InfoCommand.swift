@@ -28,14 +28,14 @@ enum InfoCommand {
     }
     guard let input else { throw CommandError(message: "usage: inkwell info DOC [--json]", status: 2) }
     let bytes = try FileIO.read(input)
-    guard let format = forcedFormat ?? DocumentFormat.detect(path: input, bytes: bytes) else {
-      throw CommandError(message: "\(input): cannot tell the format; name it with --from")
-    }
-    let document: Document
+    let loaded: (format: DocumentFormat, document: Document)?
     do {
-      document = try format.load(bytes)
+      loaded = try OptionValues.document(bytes, path: input, format: forcedFormat)
     } catch {
       throw CommandError(message: "\(input): \(error) [\(error.category.rawValue)]")
+    }
+    guard let (format, document) = loaded else {
+      throw CommandError(message: "\(input): cannot tell the format; name it with --from")
     }
     let summary = summary(of: document, format: BinaryFormat.isBinary(bytes) ? "binary" : format.name)
     if json {

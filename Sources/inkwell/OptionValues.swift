@@ -5,6 +5,16 @@ import Inkwell
 /// Parsers for shared option values; each throws the command's own usage error (`invalid`) with
 /// a message naming the option and what it expects.
 enum OptionValues {
+  /// The document in `bytes` (read from `path`) and its format: `format` when `--from` names
+  /// one, else the one the name and contents settle, which reads a JSON recording once for both
+  /// (`DocumentFormat.detectAndLoad`). `nil` when no format is named or found.
+  static func document(
+    _ bytes: [UInt8], path: String, format: DocumentFormat?
+  ) throws(DocumentError) -> (format: DocumentFormat, document: Document)? {
+    if let format { return (format, try format.load(bytes)) }
+    return try DocumentFormat.detectAndLoad(path: path, bytes: bytes)
+  }
+
   /// `--size WxH`: a box of positive whole numbers.
   static func box(_ text: String, invalid: (String) -> CommandError) throws -> (width: Int, height: Int) {
     let parts = text.split(separator: "x", omittingEmptySubsequences: false)

@@ -53,14 +53,14 @@ enum RenderCommand {
 
     let bytes = try FileIO.read(input)
     let name = input == "-" ? "<stdin>" : input
-    guard let format = options.format ?? DocumentFormat.detect(path: input, bytes: bytes) else {
-      throw CommandError(message: "\(name): not a document Inkwell can read (name its format with --from)")
-    }
-    var document: Document
+    let loaded: (format: DocumentFormat, document: Document)?
     do {
-      document = try format.load(bytes)
+      loaded = try OptionValues.document(bytes, path: input, format: options.format)
     } catch {
       throw CommandError(message: "\(name): \(error)")
+    }
+    guard var document = loaded?.document else {
+      throw CommandError(message: "\(name): not a document Inkwell can read (name its format with --from)")
     }
     if options.ink != nil || options.inkWidth != nil {
       document = reinked(document, type: options.ink, width: options.inkWidth)

@@ -220,12 +220,9 @@ enum ThumbnailCommand {
     } catch {
       return .failed(error.description)
     }
-    guard let format = options.format ?? DocumentFormat.detect(path: input, bytes: bytes) else {
-      return .failed("\(input): not a document Inkwell can read (name its format with --from)")
-    }
-    let document: Document
+    let loaded: (format: DocumentFormat, document: Document)?
     do {
-      document = try format.load(bytes)
+      loaded = try OptionValues.document(bytes, path: input, format: options.format)
     } catch {
       if error.category == .incompatibleFormatTooNew, let embedded = error.thumbnailPNG,
         isPNG(embedded, maxPixels: render.maxPixels)
@@ -241,6 +238,9 @@ enum ThumbnailCommand {
         return .embedded("\(input): \(error); wrote the thumbnail the document carries")
       }
       return .failed("\(input): \(error)")
+    }
+    guard let document = loaded?.document else {
+      return .failed("\(input): not a document Inkwell can read (name its format with --from)")
     }
     let writer: OutputFileWriter
     do {

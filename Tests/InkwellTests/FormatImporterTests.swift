@@ -160,6 +160,38 @@ import Testing
 
   // MARK: Stroke segmentation and units
 
+  @Test(
+    "detecting and loading at once reads what detecting and then loading reads",
+    arguments: [
+      #"[{"pointers":[{"x":1,"y":2,"t":5,"p":0.5},{"x":3,"y":4,"t":9}],"style":{"width":2}}]"#,
+      #"{"symbols":[{"type":"stroke","pointers":[{"x":1,"y":"2"}]}]}"#,
+      "[[1, 2, 0.5], [3, 4, 0.75], [5, 6]]", #"{"a": [[1, 2], [3, 4]], "b": [{"x": 5, "y": 6}]}"#,
+      #"[{"x": 1, "y": 2, "pressure": "high"}]"#,
+      #"{"x": [1, 2], "y": [3, 4], "time": [0, 8], "pressure": [0.5, 0.6], "buttons": [1, 1]}"#,
+      #"{"x": [1, 2], "y": [1], "time": [0, 1], "pressure": [0.5, 0.5], "buttons": [1, 1]}"#,
+      #"{"format": "inkwell", "version": 1, "drawing": {"strokes": []}}"#, "1\n1 2 3 1 0 900 5\n", "[1, 2",
+    ])
+  func detectsAndLoadsAtOnce(text: String) {
+    let bytes = Array(text.utf8)
+    let separate = Result { () throws(DocumentError) -> (DocumentFormat, Document)? in
+      guard let format = DocumentFormat.detect(path: "a.json", bytes: bytes) else { return nil }
+      return (format, try format.load(bytes))
+    }
+    let together = Result { () throws(DocumentError) -> (DocumentFormat, Document)? in
+      guard let (format, document) = try DocumentFormat.detectAndLoad(path: "a.json", bytes: bytes) else {
+        return nil
+      }
+      return (format, document)
+    }
+    switch (separate, together) {
+    case (.success(let a), .success(let b)):
+      #expect(a?.0 == b?.0 && a?.1 == b?.1, "\(text)")
+    case (.failure(let a), .failure(let b)):
+      #expect(a.kind == b.kind && a.path == b.path && a.location == b.location, "\(text): \(a) / \(b)")
+    default: Issue.record("\(text): \(separate) / \(together)")
+    }
+  }
+
   @Test func libmypaintStrokesAreRunsOfPressure() throws {
     let text = "0 0 0 0\n0.5 1 1 0.25\n0.75 2 2 0.5\n1 3 3 0\n1.5 4 4 1\n"
     let document = try LibMyPaintEventsImporter.load(Array(text.utf8))

@@ -19,6 +19,12 @@ public enum BDALabSignalJSONImporter {
     } catch {
       throw DocumentError(.invalidJSON(error.reason), location: error.location)
     }
+    return try load(bytes, root: root, ink: ink)
+  }
+
+  /// `load(_:ink:)` of `bytes` already parsed into `root`.
+  static func load(_ bytes: [UInt8], root: JSONValue, ink: Ink = defaultInk) throws(DocumentError) -> Document
+  {
     guard case .object(let members) = root.content else {
       throw DocumentError(
         .wrongType(expected: "an object", found: root.typeDescription), path: "",

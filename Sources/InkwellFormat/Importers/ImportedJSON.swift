@@ -36,6 +36,12 @@ struct ImportedJSON {
     }
   }
 
+  /// `bytes` and `root`, the tree `JSONReader.parse` reads from them.
+  init(_ bytes: [UInt8], root: JSONValue) {
+    self.bytes = bytes
+    self.root = root
+  }
+
   func location(_ value: JSONValue) -> SourceLocation { SourceLocation(offset: value.offset, in: bytes) }
 
   func failure(_ kind: DocumentError.Kind, _ value: JSONValue, _ path: @autoclosure () -> String)

@@ -19,7 +19,11 @@ public enum MyScriptImporter {
 
   /// - Throws: `DocumentError` with the JSON path and location of a malformed symbol.
   public static func load(_ bytes: [UInt8], ink: Ink = defaultInk) throws(DocumentError) -> Document {
-    let json = try ImportedJSON(bytes)
+    try load(ImportedJSON(bytes), ink: ink)
+  }
+
+  /// `load(_:ink:)` of a document already parsed.
+  static func load(_ json: ImportedJSON, ink: Ink = defaultInk) throws(DocumentError) -> Document {
     switch json.root.content {
     case .array, .object: break
     default: throw json.wrongType("an array or an object", json.root, "")

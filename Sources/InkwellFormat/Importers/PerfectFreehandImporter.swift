@@ -17,7 +17,11 @@ public enum PerfectFreehandImporter {
 
   /// - Throws: `DocumentError` with the JSON path and location of a malformed point.
   public static func load(_ bytes: [UInt8], ink: Ink = defaultInk) throws(DocumentError) -> Document {
-    let json = try ImportedJSON(bytes)
+    try load(ImportedJSON(bytes), ink: ink)
+  }
+
+  /// `load(_:ink:)` of a document already parsed.
+  static func load(_ json: ImportedJSON, ink: Ink = defaultInk) throws(DocumentError) -> Document {
     var runs: [[StrokePoint]] = []
     switch json.root.content {
     case .array(let elements):
