@@ -350,8 +350,8 @@ public struct JSONReader {
     }
     index &+= 1
     var members: [JSONMember] = []
-    // Room for a stroke's or an ink's members at once.
-    members.reserveCapacity(4)
+    // Room for two members at once (a point's x and y, an Rnote point's position and pressure).
+    members.reserveCapacity(2)
     skipWhitespace()
     if try peek(expected: "a key or '}'") == UInt8(ascii: "}") {
       index &+= 1
