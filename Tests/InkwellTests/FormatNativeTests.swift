@@ -523,29 +523,56 @@ import Testing
     // The reader sets the strokes' point rows aside as floats; `points` anywhere else (an unknown
     // element's strokes, an unknown member of a stroke) is kept as the JSON it was.
     let sticker = #"[{"points": [[1, 2], [3.50, 4e0]]}]"#
+    // Strokes of the plain shape, which the reader reads into their parts, in an unknown element.
+    let stamp =
+      #"[{"ink": {"type": "pen", "color": [0, 0.5, 1, 1], "width": 2.50}, "fields": ["x", "y"], "points": [[7, 8]]}]"#
     let extra = #"{"points": [[5, 6]]}"#
     let text = """
       {"format": "inkwell", "version": 2, "elements": [
       {"kind": "drawing", "strokes": [{\(Self.ink), "fields": ["x", "y"], "points": [[1, 2], [3, 4]],
         "extra": \(extra)}]},
-      {"kind": "sticker", "strokes": \(sticker)}]}
+      {"kind": "sticker", "strokes": \(sticker)},
+      {"kind": "stamp", "strokes": \(stamp)}]}
       """
     let document = try NativeFormat.decode(Array(text.utf8))
     func compact(_ json: String) throws -> [UInt8] {
       JSONWriter.write(try JSONReader.parse(Array(json.utf8)), style: .compact)
     }
     let elements = document.markup.elements
-    try #require(elements.count == 2)
-    guard case .drawing(let drawing) = elements[0], case .unknown(let element) = elements[1] else {
+    try #require(elements.count == 3)
+    guard case .drawing(let drawing) = elements[0], case .unknown(let element) = elements[1],
+      case .unknown(let stampElement) = elements[2]
+    else {
       Issue.record("elements \(elements)")
       return
     }
+    #expect(stampElement.fields["strokes"] == (try compact(stamp)))
     let locations = drawing.strokes[0].path.controlPoints.map(\.location)
     #expect(locations == [Point(x: 1, y: 2), Point(x: 3, y: 4)])
     let extraJSON = try compact(extra)
     let stickerJSON = try compact(sticker)
     #expect(drawing.strokes[0].unknownFields["extra"] == extraJSON)
     #expect(element.fields["strokes"] == stickerJSON)
+  }
+
+  @Test func plainStrokesOfAnUnknownElementStayJSON() throws {
+    // Every stroke here is of the plain shape, so no point rows are set aside, only strokes' parts:
+    // the unknown element's strokes are still kept as the JSON they were.
+    let stroke =
+      ##"{"ink": {"type": "pen", "color": "#102030", "width": 2}, "fields": ["x", "y"], "points": [[7, 8.50]]}"##
+    let text = """
+      {"format": "inkwell", "version": 2, "elements": [
+      {"kind": "drawing", "strokes": [\(stroke)]}, {"kind": "stamp", "strokes": [\(stroke)]}]}
+      """
+    let elements = try NativeFormat.decode(Array(text.utf8)).markup.elements
+    try #require(elements.count == 2)
+    guard case .drawing(let drawing) = elements[0], case .unknown(let element) = elements[1] else {
+      Issue.record("elements \(elements)")
+      return
+    }
+    #expect(drawing.strokes.map(\.path.controlPoints.count) == [1])
+    let expected = JSONWriter.write(try JSONReader.parse(Array("[\(stroke)]".utf8)), style: .compact)
+    #expect(element.fields["strokes"] == expected)
   }
 
   @Test(arguments: failures)
