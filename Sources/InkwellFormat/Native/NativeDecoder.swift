@@ -500,9 +500,18 @@ struct NativeDecoder {
     let valid = rows.values.withUnsafeBufferPointer { values in
       points.withUnsafeMutableBytes { raw in
         for (c, field) in fields.enumerated() {
-          let offset = field.byteOffset
           let nonNegative = field.isNonNegative
           var k = c
+          guard let offset = field.byteOffset else {
+            // Not a stored float of the point (never so far): set through the field instead.
+            for r in 0..<count {
+              let value = values[k]
+              guard value.isFinite, value >= 0 || !nonNegative else { return false }
+              raw.withMemoryRebound(to: StrokePoint.self) { field.set(value, in: &$0[r]) }
+              k &+= width
+            }
+            continue
+          }
           for r in 0..<count {
             let value = values[k]
             guard value.isFinite, value >= 0 || !nonNegative else { return false }
@@ -729,8 +738,9 @@ private func isASCIIHexDigit(_ byte: UInt8) -> Bool {
 }
 
 extension PointField {
-  /// Where the field's value sits in a `StrokePoint`, in bytes.
-  fileprivate var byteOffset: Int {
+  /// Where the field's value sits in a `StrokePoint`, in bytes; `nil` if it were not a stored
+  /// float.
+  fileprivate var byteOffset: Int? {
     switch self {
     case .x: return PointFieldOffsets.x
     case .y: return PointFieldOffsets.y
@@ -765,8 +775,7 @@ private enum PointFieldOffsets {
   static let threshold = offset(\.threshold)
   static let lateralJitter = offset(\.lateralJitter)
 
-  private static func offset(_ path: WritableKeyPath<StrokePoint, Float>) -> Int {
-    // Every path names a stored property of a struct, which has an offset.
-    MemoryLayout<StrokePoint>.offset(of: path) ?? 0
+  private static func offset(_ path: WritableKeyPath<StrokePoint, Float>) -> Int? {
+    MemoryLayout<StrokePoint>.offset(of: path)
   }
 }
