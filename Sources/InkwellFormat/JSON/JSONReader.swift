@@ -604,9 +604,16 @@ public struct JSONReader {
   private mutating func skipIndentation() {
     if index < bytes.count, bytes[index] == UInt8(ascii: "\n") { index &+= 1 }
     if let base = bytes.baseAddress {
-      while index &+ 8 <= bytes.count,
-        UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-      {
+      // The spaces leading each eight bytes, counted at once: the bytes that are not a space
+      // are the non-zero ones after an exclusive or with spaces.
+      while index &+ 8 <= bytes.count {
+        let other =
+          UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+          ^ 0x2020_2020_2020_2020
+        guard other == 0 else {
+          index &+= other.trailingZeroBitCount >> 3
+          break
+        }
         index &+= 8
       }
     }
