@@ -347,6 +347,38 @@ import Testing
     }
   }
 
+  /// `original` with one to `edits` bytes replaced, removed or inserted (from `replacements`) at
+  /// random places.
+  static func damaged(
+    _ original: [UInt8], edits: UInt64, from replacements: [UInt8], _ random: inout SplitMix64
+  ) -> [UInt8] {
+    var bytes = original
+    for _ in 0..<(1 + random.next() % edits) {
+      let index = Int(random.next() % UInt64(bytes.count))
+      switch random.next() % 3 {
+      case 0: bytes[index] = replacements[Int(random.next() % UInt64(replacements.count))]
+      case 1: bytes.remove(at: index)
+      default: bytes.insert(replacements[Int(random.next() % UInt64(replacements.count))], at: index)
+      }
+    }
+    return bytes
+  }
+
+  /// Expects the decoder that reads point rows and plain strokes aside to give the same document
+  /// as the one that reads the tree, or the same error at the same place.
+  static func expectSameDecoding(_ bytes: [UInt8], _ label: String) {
+    let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: bytes).decode() }
+    let tree = Result { () throws(DocumentError) in
+      try NativeDecoder(bytes: bytes, readsPointRows: false).decode()
+    }
+    switch (aside, tree) {
+    case (.success(let a), .success(let b)): #expect(a == b, "\(label)")
+    case (.failure(let a), .failure(let b)):
+      #expect(a.kind == b.kind && a.path == b.path && a.location == b.location, "\(label): \(a) / \(b)")
+    default: Issue.record("\(label): \(aside) / \(tree)")
+    }
+  }
+
   @Test func pointRowsReadAsideDecodeAsTheTreeDoes() throws {
     // Damage aimed at the numbers of the point rows: the decoder that reads them aside must give
     // the same document, or the same error at the same place, as the one that reads the tree.
@@ -360,26 +392,8 @@ import Testing
     let replacements = Array("-0.9e+E[],x\" ".utf8) + [UInt8(ascii: "1")]
     var random = SplitMix64(seed: 0x5EED)
     for trial in 0..<1500 {
-      var bytes = original
-      for _ in 0..<(1 + random.next() % 3) {
-        let index = Int(random.next() % UInt64(bytes.count))
-        switch random.next() % 3 {
-        case 0: bytes[index] = replacements[Int(random.next() % UInt64(replacements.count))]
-        case 1: bytes.remove(at: index)
-        default: bytes.insert(replacements[Int(random.next() % UInt64(replacements.count))], at: index)
-        }
-      }
-      let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: bytes).decode() }
-      let tree = Result { () throws(DocumentError) in
-        try NativeDecoder(bytes: bytes, readsPointRows: false).decode()
-      }
-      switch (aside, tree) {
-      case (.success(let a), .success(let b)): #expect(a == b, "trial \(trial)")
-      case (.failure(let a), .failure(let b)):
-        #expect(
-          a.kind == b.kind && a.path == b.path && a.location == b.location, "trial \(trial): \(a) / \(b)")
-      default: Issue.record("trial \(trial): \(aside) / \(tree)")
-      }
+      let bytes = Self.damaged(original, edits: 3, from: replacements, &random)
+      Self.expectSameDecoding(bytes, "trial \(trial)")
     }
   }
 
@@ -420,18 +434,8 @@ import Testing
     ]
     for (target, replacement) in edits {
       #expect(text.contains(target), "\(target)")
-      let edited = Array(text.replacingOccurrences(of: target, with: replacement).utf8)
-      let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: edited).decode() }
-      let tree = Result { () throws(DocumentError) in
-        try NativeDecoder(bytes: edited, readsPointRows: false).decode()
-      }
-      switch (aside, tree) {
-      case (.success(let a), .success(let b)): #expect(a == b, "\(replacement)")
-      case (.failure(let a), .failure(let b)):
-        #expect(
-          a.kind == b.kind && a.path == b.path && a.location == b.location, "\(replacement): \(a) / \(b)")
-      default: Issue.record("\(replacement): \(aside) / \(tree)")
-      }
+      Self.expectSameDecoding(
+        Array(text.replacingOccurrences(of: target, with: replacement).utf8), replacement)
     }
     let original = Array(text.utf8)
     let replacements = Array("-0.9e[]{},:x\"# #tp".utf8) + [UInt8(ascii: "1")]
@@ -440,26 +444,8 @@ import Testing
         == NativeDecoder(bytes: original, readsPointRows: false).decode())
     var random = SplitMix64(seed: 0x57_0CE5)
     for trial in 0..<3000 {
-      var bytes = original
-      for _ in 0..<(1 + random.next() % 2) {
-        let index = Int(random.next() % UInt64(bytes.count))
-        switch random.next() % 3 {
-        case 0: bytes[index] = replacements[Int(random.next() % UInt64(replacements.count))]
-        case 1: bytes.remove(at: index)
-        default: bytes.insert(replacements[Int(random.next() % UInt64(replacements.count))], at: index)
-        }
-      }
-      let aside = Result { () throws(DocumentError) in try NativeDecoder(bytes: bytes).decode() }
-      let tree = Result { () throws(DocumentError) in
-        try NativeDecoder(bytes: bytes, readsPointRows: false).decode()
-      }
-      switch (aside, tree) {
-      case (.success(let a), .success(let b)): #expect(a == b, "trial \(trial)")
-      case (.failure(let a), .failure(let b)):
-        #expect(
-          a.kind == b.kind && a.path == b.path && a.location == b.location, "trial \(trial): \(a) / \(b)")
-      default: Issue.record("trial \(trial): \(aside) / \(tree)")
-      }
+      let bytes = Self.damaged(original, edits: 2, from: replacements, &random)
+      Self.expectSameDecoding(bytes, "trial \(trial)")
     }
   }
 
