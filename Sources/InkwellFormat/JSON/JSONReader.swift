@@ -154,18 +154,8 @@ public struct JSONReader {
       var cells = 0
       var rowEnded = false
       while index < bytes.count {
-        if let value = JSONNumberScanner.plainFloat(bytes, &index) {
-          values.append(value)
-        } else {
-          let first = bytes[index]
-          guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
-            let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index)
-          else { break }
-          let number = JSONNumber(
-            validatedUTF8: UnsafeBufferPointer(rebasing: bytes[index..<end]), packed: packed)
-          values.append(number.floatValue)
-          index = end
-        }
+        guard let value = floatNumber() else { break }
+        values.append(value)
         cells &+= 1
         // The separator as the writer prints it, a comma and one space, before anything else.
         if index &+ 2 < bytes.count, bytes[index] == UInt8(ascii: ","),
@@ -308,11 +298,26 @@ public struct JSONReader {
   private mutating func finiteFloat() -> Float? {
     skipWhitespace()
     guard index < bytes.count else { return nil }
+    let start = index
+    guard let value = floatNumber(), value.isFinite else {
+      index = start
+      return nil
+    }
+    return value
+  }
+
+  /// The number at `index` as `JSONNumber.floatValue` converts it, with `index` moved past it;
+  /// `nil`, with `index` where it was, where no number starts there.
+  @inline(__always)
+  private mutating func floatNumber() -> Float? {
     if let value = JSONNumberScanner.plainFloat(bytes, &index) { return value }
-    guard let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index) else { return nil }
+    guard index < bytes.count else { return nil }
+    let first = bytes[index]
+    guard first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10,
+      let (end, packed) = try? JSONNumberScanner.scan(bytes, from: index)
+    else { return nil }
     let value = JSONNumber(validatedUTF8: UnsafeBufferPointer(rebasing: bytes[index..<end]), packed: packed)
       .floatValue
-    guard value.isFinite else { return nil }
     index = end
     return value
   }
