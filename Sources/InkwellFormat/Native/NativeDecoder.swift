@@ -222,13 +222,7 @@ struct NativeDecoder {
     {
       if let stroke = stroke(parts) { return stroke }
       // Something in it is not a value of its member: the tree says what and where.
-      let tree: JSONValue
-      do {
-        tree = try JSONReader.parseValue(bytes, at: value.offset)
-      } catch {
-        throw failure(.invalidJSON(error.reason), path(), value)
-      }
-      return try stroke(tree, path: path())
+      return try stroke(try tree(of: value, path: path()), path: path())
     }
     let members = try object(value, path: path())
     let ink = try ink(try members.required("ink", in: path()), path: path() + ".ink")
@@ -475,13 +469,7 @@ struct NativeDecoder {
     {
       if let points = Self.points(numberRows, fields: fields, template: template) { return points }
       // Something is wrong with a value: the tree says what and where.
-      let tree: JSONValue
-      do {
-        tree = try JSONReader.parseValue(bytes, at: value.offset)
-      } catch {
-        throw failure(.invalidJSON(error.reason), path(), value)
-      }
-      return try points(tree, fields: fields, template: template, path: path())
+      return try points(try tree(of: value, path: path()), fields: fields, template: template, path: path())
     }
     return try points(value, fields: fields, template: template, path: path())
   }
@@ -552,6 +540,15 @@ struct NativeDecoder {
       points.append(point)
     }
     return points
+  }
+
+  /// The tree of the value the reader set aside in place of `value` (a placeholder at its offset).
+  private func tree(of value: JSONValue, path: @autoclosure () -> String) throws(DocumentError) -> JSONValue {
+    do {
+      return try JSONReader.parseValue(bytes, at: value.offset)
+    } catch {
+      throw failure(.invalidJSON(error.reason), path(), value)
+    }
   }
 
   /// Why `row` is not a point row of `fields`.
