@@ -412,14 +412,12 @@ struct NativeDecoder {
     -> [PointField]
   {
     let elements = try array(value, path: path())
-    if !elements.isEmpty, elements.count == lastFields.names.count,
-      elements.indices.allSatisfy({ i in
-        guard case .string(let name) = elements[i].content else { return false }
-        return name == lastFields.names[i]
-      })
-    {
-      return lastFields.fields
+    let names = elements.compactMap { element -> String? in
+      guard case .string(let name) = element.content else { return nil }
+      return name
     }
+    if names.count == elements.count, let fields = pointFields(names: names) { return fields }
+    // Something in the list is not a field, or one is missing: say what, in the list's order.
     var fields: [PointField] = []
     for (i, element) in elements.enumerated() {
       let name = try string(element, path: "\(path())[\(i)]")
@@ -432,8 +430,6 @@ struct NativeDecoder {
     for required in PointField.allCases where required.isRequired && !fields.contains(required) {
       throw failure(.missingField(required.rawValue), path(), value)
     }
-    lastFields.names = fields.map(\.rawValue)
-    lastFields.fields = fields
     return fields
   }
 
