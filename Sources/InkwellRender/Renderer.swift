@@ -14,14 +14,18 @@ public struct Renderer: Sendable {
   public var threads: Int
   public var rasterizer: TileRasterizer
 
-  /// `scheduler` spreads tile rows over the `threads` threads (Dispatch unless given); the image
-  /// does not depend on it.
+  /// `scheduler` spreads tile rows over the `threads` threads (Dispatch unless given), and a
+  /// render too small to give each thread `minimumWorkPerThread` uses fewer
+  /// (`TileRasterizer.workers(for:threads:)`); the image depends on neither.
   public init(
     threads: Int = 1, kernels: RasterKernels = .native, paintKernels: PaintKernels = .native,
-    scheduler: TileScheduler = .dispatch
+    scheduler: TileScheduler = .dispatch,
+    minimumWorkPerThread: Int = TileRasterizer.defaultMinimumWorkPerThread
   ) {
     self.threads = Swift.max(1, threads)
-    self.rasterizer = TileRasterizer(kernels: kernels, paintKernels: paintKernels, scheduler: scheduler)
+    self.rasterizer = TileRasterizer(
+      kernels: kernels, paintKernels: paintKernels, scheduler: scheduler,
+      minimumWorkPerThread: minimumWorkPerThread)
   }
 
   /// `drawing` as seen through `viewport`, over `background` (sRGB; `.clear` for transparent),

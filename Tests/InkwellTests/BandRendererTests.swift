@@ -9,7 +9,9 @@ struct BandRendererTests {
   static func stacked(_ drawing: Drawing, viewport: Viewport, threads: Int) -> RGBA8Image {
     var pixels: [UInt8] = []
     var expectedRow = 0
-    Renderer(threads: threads).renderBands(drawing, viewport: viewport, background: .white) {
+    Renderer(threads: threads, minimumWorkPerThread: 0).renderBands(
+      drawing, viewport: viewport, background: .white
+    ) {
       band, firstRow in
       #expect(firstRow == expectedRow)
       #expect(band.width == viewport.width)

@@ -6,7 +6,8 @@ func alphaPlane(_ drawing: Drawing, width: Int, height: Int) -> [Float] {
   let viewport = Viewport(
     region: Rect(x: 0, y: 0, width: Float(width), height: Float(height)), width: width, height: height)
   let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
-  let linear = Renderer(threads: 2).renderLinear(primitives, width: width, height: height, background: .clear)
+  let linear = Renderer(threads: 2, minimumWorkPerThread: 0).renderLinear(
+    primitives, width: width, height: height, background: .clear)
   return stride(from: 3, to: linear.count, by: 4).map { linear[$0] }
 }
 

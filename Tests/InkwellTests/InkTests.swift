@@ -35,7 +35,7 @@ func inkAlpha(
   inks: InkCatalog = .standard
 ) -> [Float] {
   let primitives = SceneBuilder.primitives(for: drawing, view: view, inks: inks)
-  let linear = Renderer(threads: threads).renderLinear(
+  let linear = Renderer(threads: threads, minimumWorkPerThread: 0).renderLinear(
     primitives, width: width, height: height, background: .clear)
   return stride(from: 3, to: linear.count, by: 4).map { linear[$0] }
 }

@@ -372,7 +372,7 @@ struct TileShortcutTests {
     let drawing = randomDrawing(seed: 5, count: 40, width: 150, height: 90)
     let viewport = Viewport(region: Rect(x: 0, y: 0, width: 150, height: 90), width: 150, height: 90)
     let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
-    let renderer = Renderer(threads: 2)
+    let renderer = Renderer(threads: 2, minimumWorkPerThread: 0)
     let fresh = renderer.render(primitives, width: 150, height: 90, background: .clear)
     var reused = RGBA8Image(width: 150, height: 90, pixels: [UInt8](repeating: 0xA5, count: 150 * 90 * 4))
     renderer.render(primitives, into: &reused, background: .clear)
@@ -400,7 +400,7 @@ struct BinStorageTests {
       for round in 0..<2 {
         for (index, primitives) in scenes.enumerated() {
           for threads in [1, 3] {
-            let renderer = Renderer(threads: threads)
+            let renderer = Renderer(threads: threads, minimumWorkPerThread: 0)
             let fresh = renderer.render(primitives, width: 220, height: 160, background: .white)
             renderer.render(primitives, into: &image, background: .white, storage: storage)
             #expect(
@@ -429,8 +429,10 @@ struct DeterminismTests {
     let drawing = randomDrawing(seed: UInt64(seed), count: 150, width: 300, height: 260)
     let viewport = Viewport(region: Rect(x: 0, y: 0, width: 300, height: 260), width: 300, height: 260)
     let one = Renderer(threads: 1).render(drawing, viewport: viewport, background: .clear)
-    let two = Renderer(threads: 2).render(drawing, viewport: viewport, background: .clear)
-    let three = Renderer(threads: 3).render(drawing, viewport: viewport, background: .clear)
+    let two = Renderer(threads: 2, minimumWorkPerThread: 0).render(
+      drawing, viewport: viewport, background: .clear)
+    let three = Renderer(threads: 3, minimumWorkPerThread: 0).render(
+      drawing, viewport: viewport, background: .clear)
     #expect(one == two)
     #expect(one == three)
     #expect(one.pixels.contains { $0 != 0 })
@@ -451,7 +453,8 @@ struct DeterminismTests {
       return Primitive(path: FlatPath(contours: [contour]), color: color)
     }
     let one = Renderer(threads: 1).render(primitives, width: 230, height: 100, background: .white)
-    let two = Renderer(threads: 2).render(primitives, width: 230, height: 100, background: .white)
+    let two = Renderer(threads: 2, minimumWorkPerThread: 0).render(
+      primitives, width: 230, height: 100, background: .white)
     #expect(one == two)
     #expect(one == Renderer(threads: 1).render(primitives, width: 230, height: 100, background: .white))
   }

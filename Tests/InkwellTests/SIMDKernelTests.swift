@@ -739,8 +739,9 @@ struct SIMDKernelTests {
       drawing, viewport: viewport, background: Color(red: 0.95, green: 0.9, blue: 0.8, alpha: 1))
     #expect(reference.pixels.contains { $0 != reference.pixels[0] })
     for level in Self.levels {
-      let image = Renderer(threads: 2, kernels: RasterKernels.native(level: level)!).render(
-        drawing, viewport: viewport, background: Color(red: 0.95, green: 0.9, blue: 0.8, alpha: 1))
+      let image = Renderer(threads: 2, kernels: RasterKernels.native(level: level)!, minimumWorkPerThread: 0)
+        .render(
+          drawing, viewport: viewport, background: Color(red: 0.95, green: 0.9, blue: 0.8, alpha: 1))
       #expect(image == reference, "\(level)")
       let clear = Renderer(threads: 1, kernels: RasterKernels.native(level: level)!).renderLinear(
         SceneBuilder.primitives(for: drawing, view: viewport.transform), width: 64, height: 40,

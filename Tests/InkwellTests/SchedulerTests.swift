@@ -50,9 +50,9 @@ struct SchedulerTests {
 
   @Test("a custom scheduler renders the same bytes as Dispatch", arguments: CustomScheduler.allCases, [1, 3])
   func sameImage(custom: CustomScheduler, threads: Int) {
-    let expected = Renderer(threads: threads).render(
+    let expected = Renderer(threads: threads, minimumWorkPerThread: 0).render(
       Self.drawing, viewport: Self.viewport, background: .clear)
-    let actual = Renderer(threads: threads, scheduler: custom.scheduler).render(
+    let actual = Renderer(threads: threads, scheduler: custom.scheduler, minimumWorkPerThread: 0).render(
       Self.drawing, viewport: Self.viewport, background: .clear)
     #expect(actual == expected)
     #expect(expected.pixels.contains { $0 != 0 })
@@ -64,9 +64,9 @@ struct SchedulerTests {
   func sameLinear(custom: CustomScheduler) {
     let primitives = SceneBuilder.primitives(for: Self.drawing, view: Self.viewport.transform)
     let background = LinearColor(Color.white)
-    let expected = Renderer(threads: 2).renderLinear(
+    let expected = Renderer(threads: 2, minimumWorkPerThread: 0).renderLinear(
       primitives, width: Self.viewport.width, height: Self.viewport.height, background: background)
-    let actual = Renderer(threads: 2, scheduler: custom.scheduler).renderLinear(
+    let actual = Renderer(threads: 2, scheduler: custom.scheduler, minimumWorkPerThread: 0).renderLinear(
       primitives, width: Self.viewport.width, height: Self.viewport.height, background: background)
     #expect(actual.elementsEqual(expected) { $0.bitPattern == $1.bitPattern })
   }
@@ -76,7 +76,8 @@ struct SchedulerTests {
     arguments: [2, 3, 16])
   func parallelBuild(threads: Int) {
     let serial = SceneBuilder.primitives(for: Self.drawing, view: Self.viewport.transform)
-    let parallel = SceneBuilder.primitives(for: Self.drawing, view: Self.viewport.transform, threads: threads)
+    let parallel = SceneBuilder.primitives(
+      for: Self.drawing, view: Self.viewport.transform, threads: threads, minimumWorkPerThread: 0)
     #expect(serial.count >= Self.drawing.strokes.count)
     #expect(parallel == serial)
   }
@@ -93,6 +94,90 @@ struct SchedulerTests {
         counter.calls[job] += 1
       }
       #expect((0..<jobs).allSatisfy { calls[$0] == 1 }, "jobs \(jobs), workers \(workers)")
+    }
+  }
+}
+
+@Suite("Threads for small renders")
+struct SmallRenderThreadTests {
+  /// The workers the rasterizer asked its scheduler for, render by render (the scheduler is
+  /// called on the rendering thread, one render at a time).
+  final class Offers: @unchecked Sendable {
+    private(set) var all: [Int] = []
+    func record(_ workers: Int) { all.append(workers) }
+  }
+
+  static func offers(_ primitives: [Primitive], width: Int, height: Int, threads: Int, minimum: Int?)
+    -> (image: RGBA8Image, workers: [Int])
+  {
+    let offers = Offers()
+    let scheduler = TileScheduler { jobs, workers, body in
+      offers.record(workers)
+      TileScheduler.dispatch.forEachJob(jobs, workers, body)
+    }
+    let renderer =
+      minimum.map { Renderer(threads: threads, scheduler: scheduler, minimumWorkPerThread: $0) }
+      ?? Renderer(threads: threads, scheduler: scheduler)
+    let image = renderer.render(primitives, width: width, height: height, background: .white)
+    return (image, offers.all)
+  }
+
+  @Test("a thumbnail renders on one thread, a page on every thread offered, to the same bytes")
+  func thumbnailOnOneThread() {
+    let drawing = randomDrawing(seed: 41, count: 60, width: 1536, height: 2048)
+    let thumbnail = Viewport(region: Rect(x: 0, y: 0, width: 1536, height: 2048), width: 96, height: 128)
+    let page = Viewport(region: Rect(x: 0, y: 0, width: 1536, height: 2048), width: 768, height: 1024)
+    for (viewport, expected) in [(thumbnail, 1), (page, 4)] {
+      let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+      let chosen = Self.offers(
+        primitives, width: viewport.width, height: viewport.height, threads: 4, minimum: nil)
+      let split = Self.offers(
+        primitives, width: viewport.width, height: viewport.height, threads: 4, minimum: 0)
+      let serial = Renderer(threads: 1).render(
+        primitives, width: viewport.width, height: viewport.height, background: .white)
+      #expect(chosen.workers == [expected], "\(viewport.width) × \(viewport.height)")
+      #expect(split.workers == [4])
+      #expect(chosen.image == serial)
+      #expect(split.image == serial)
+    }
+  }
+
+  @Test("the threads chosen follow the estimated work, and never pass the tile rows or the threads offered")
+  func workersFollowTheWork() {
+    let drawing = randomDrawing(seed: 42, count: 80, width: 400, height: 300)
+    let viewport = Viewport(region: Rect(x: 0, y: 0, width: 400, height: 300), width: 400, height: 300)
+    let primitives = SceneBuilder.primitives(for: drawing, view: viewport.transform)
+    let bins = Renderer.bin(primitives, width: 400, height: 300)
+    let work = TileRasterizer.estimatedWork(
+      tiles: bins.grid.tileCount, entries: bins.entries.count, pieces: bins.segments.count)
+    #expect(work > 0)
+    for minimum in [work / 3, work / 2, work, work + 1, 2 * work] {
+      let rasterizer = TileRasterizer(minimumWorkPerThread: minimum)
+      #expect(rasterizer.workers(for: bins, threads: 8) == Swift.max(1, Swift.min(8, work / minimum)))
+      #expect(rasterizer.workers(for: bins, threads: 1) == 1)
+    }
+    let rows = bins.grid.tilesY
+    #expect(TileRasterizer(minimumWorkPerThread: 0).workers(for: bins, threads: 64) == rows)
+    #expect(TileRasterizer(minimumWorkPerThread: 1).workers(for: bins, threads: 64) == rows)
+    #expect(TileRasterizer(minimumWorkPerThread: 0).workers(for: bins, threads: 2) == 2)
+  }
+
+  @Test("a small drawing is built on one thread, a large one on several, to the same primitives")
+  func buildThreads() {
+    let small = randomDrawing(seed: 43, count: 12, width: 300, height: 200)
+    let large = randomDrawing(seed: 44, count: 400, width: 300, height: 200)
+    let view = AffineTransform.identity
+    #expect(SceneBuilder.estimatedWork(of: small.strokes, view: view) < 2 * SceneBuilder.minimumWorkPerThread)
+    #expect(SceneBuilder.estimatedWork(of: large.strokes, view: view) > 4 * SceneBuilder.minimumWorkPerThread)
+    let half = AffineTransform(a: 0.5, b: 0, c: 0, d: 0.5, tx: 0, ty: 0)
+    #expect(
+      SceneBuilder.estimatedWork(of: large.strokes, view: half)
+        < SceneBuilder.estimatedWork(of: large.strokes, view: view))
+    for drawing in [small, large] {
+      let serial = SceneBuilder.primitives(for: drawing, view: view)
+      #expect(SceneBuilder.primitives(for: drawing, view: view, threads: 4) == serial)
+      #expect(
+        SceneBuilder.primitives(for: drawing, view: view, threads: 4, minimumWorkPerThread: 0) == serial)
     }
   }
 }

@@ -40,18 +40,25 @@ public enum SceneBuilder {
   /// Like `primitives(for:view:inks:)`, with contiguous runs of strokes built on up to `threads`
   /// threads and joined in stroke order: the primitives, and so the image, are the same for any
   /// thread count. Outlines are built independently, stroke by stroke, so the stage scales with
-  /// the threads where the single-threaded build would otherwise hold up a parallel raster.
+  /// the threads where the single-threaded build would otherwise hold up a parallel raster. A
+  /// thread is only handed work when the build's `estimatedWork` gives it at least
+  /// `minimumWorkPerThread` (0: every thread offered, up to a run of four strokes each).
   public static func primitives(
-    for drawing: Drawing, view: AffineTransform, inks: InkCatalog = .standard, threads: Int
+    for drawing: Drawing, view: AffineTransform, inks: InkCatalog = .standard, threads: Int,
+    minimumWorkPerThread: Int = SceneBuilder.minimumWorkPerThread
   ) -> [Primitive] {
     let strokes = drawing.strokes
     // Several runs a thread, so a run of long strokes does not hold the others up; below a few
     // strokes a run costs less than the hand-off.
-    let runs = threads > 1 ? Swift.min(threads * 8, strokes.count / 4) : 1
-    guard runs > 1 else { return primitives(for: drawing, view: view, inks: inks) }
+    var workers = Swift.min(threads, strokes.count / 4)
+    if workers > 1 && minimumWorkPerThread > 0 {
+      workers = Swift.min(workers, estimatedWork(of: strokes, view: view) / minimumWorkPerThread)
+    }
+    guard workers > 1 else { return primitives(for: drawing, view: view, inks: inks) }
+    let runs = Swift.min(workers * 8, strokes.count / 4)
     let slots = PrimitiveRuns(count: runs)
     defer { slots.release() }
-    TileScheduler.dispatch.forEachJob(runs, Swift.min(threads, runs)) { run, _ in
+    TileScheduler.dispatch.forEachJob(runs, workers) { run, _ in
       let start = strokes.count * run / runs
       let end = strokes.count * (run + 1) / runs
       var result: [Primitive] = []
@@ -65,6 +72,23 @@ public enum SceneBuilder {
     result.reserveCapacity((0..<runs).reduce(0) { $0 + slots.count(at: $1) })
     for run in 0..<runs { result.append(contentsOf: slots.take(run)) }
     return result
+  }
+
+  /// The default `minimumWorkPerThread`: about 35 µs of one thread's work. Handing a thread less
+  /// cost more than it saved: on two threads, 16 thumbnail strokes took 1.6 times as long as on
+  /// one, 60 took 0.84 times (docs/performance.md, "Threads for small renders").
+  public static let minimumWorkPerThread = 35_000
+
+  /// The build's work on one thread, in units of about a nanosecond on the machine of
+  /// docs/performance.md: the pen takes about 24 ns a recorded point at a sixth of the page's
+  /// size and 82 at full size (the thumbnail pages' strokes), so a point counts 20 + 60 times the
+  /// view's scale, the scale taken as at most 2.
+  public static func estimatedWork(of strokes: [Stroke], view: AffineTransform) -> Int {
+    var points = 0
+    for stroke in strokes { points += stroke.path.count }
+    let scale = view.meanScale
+    let perPoint = 20 + 60 * Double(scale.isFinite ? Swift.min(Swift.max(scale, 0), 2) : 2)
+    return Int(Double(points) * perPoint)
   }
 
   /// One stroke's primitives, drawn by the brush `inks` picks for it and clipped by its mask;

@@ -48,14 +48,46 @@ public struct TileRasterizer: Sendable {
   public var paintKernels: PaintKernels
   /// Spreads tile rows over threads; the image does not depend on it.
   public var scheduler: TileScheduler
+  /// The least estimated work (`estimatedWork`) that earns a thread its share of a render: a
+  /// render is spread over at most `estimatedWork / minimumWorkPerThread` threads, and one below
+  /// that renders on the calling thread. 0 gives every thread asked for a share (up to one tile
+  /// row each). The image does not depend on it.
+  public var minimumWorkPerThread: Int
+
+  /// The default `minimumWorkPerThread`: about 60 µs of one thread's work.
+  public static let defaultMinimumWorkPerThread = 60_000
 
   public init(
     kernels: RasterKernels = .native, paintKernels: PaintKernels = .native,
-    scheduler: TileScheduler = .dispatch
+    scheduler: TileScheduler = .dispatch,
+    minimumWorkPerThread: Int = TileRasterizer.defaultMinimumWorkPerThread
   ) {
     self.kernels = kernels
     self.paintKernels = paintKernels
     self.scheduler = scheduler
+    self.minimumWorkPerThread = Swift.max(0, minimumWorkPerThread)
+  }
+
+  /// A render's work on one thread, in units of about a nanosecond on the machine of
+  /// docs/performance.md: a least-squares fit of the one-thread raster times of 19 renders (the
+  /// synthetic scenes and thumbnail pages at 128 to 2048 pixels wide) to their tiles, tile
+  /// entries (a primitive in a tile) and line pieces. It misses single renders by up to a factor
+  /// of 2.3, which is enough to tell a thumbnail (about 80 000) from a page (millions).
+  public static func estimatedWork(tiles: Int, entries: Int, pieces: Int) -> Int {
+    260 * tiles + 350 * entries + 9 * pieces
+  }
+
+  /// The threads a render of `bins` runs on when `threads` are offered: every one offered when
+  /// the work gives each at least `minimumWorkPerThread`, fewer when it does not, and never more
+  /// than the grid's tile rows (the scheduler's jobs).
+  public func workers(for bins: TileBins, threads: Int) -> Int {
+    let rows = bins.grid.tilesY
+    let offered = Swift.max(1, Swift.min(threads, rows))
+    guard offered > 1, minimumWorkPerThread > 0 else { return offered }
+    var pieces = 0
+    for run in bins.segmentRuns { pieces += run.count }
+    let work = Self.estimatedWork(tiles: bins.grid.tileCount, entries: bins.entries.count, pieces: pieces)
+    return Swift.max(1, Swift.min(offered, work / minimumWorkPerThread))
   }
 
   /// Renders `bins` (built from `primitives`) over `background`, on `threads` threads, to 8-bit sRGB.
@@ -294,7 +326,7 @@ public struct TileRasterizer: Sendable {
       let painted = !primitives[index].paint.isSolid || primitives[index].paint.blend == .multiply
       masks[index] = UInt8((clip ? 1 : 0) | (primitives[index].knockout != nil ? 2 : 0) | (painted ? 4 : 0))
     }
-    let workers = Swift.max(1, Swift.min(threads, grid.tilesY))
+    let workers = workers(for: bins, threads: threads)
     colors.withUnsafeBufferPointer { colors in
       bins.entries.withUnsafeBufferPointer { entries in
         bins.entryStart.withUnsafeBufferPointer { entryStart in
