@@ -34,7 +34,8 @@ public struct RenderOptions: Hashable, Sendable {
   public var region: Rect?
   /// Painted under the drawing; `.clear` leaves the image transparent.
   public var background: Color
-  /// Threads that render tiles. The output is the same for any count.
+  /// Threads that build and render tiles, at most: a render too small to give each thread a
+  /// worthwhile share (a thumbnail) runs on fewer. The output is the same for any count.
   public var threads: Int
   /// Images with more pixels are refused before anything is allocated.
   public var maxPixels: Int

@@ -74,10 +74,12 @@ public enum SceneBuilder {
     return result
   }
 
-  /// The default `minimumWorkPerThread`: about 35 µs of one thread's work. Handing a thread less
-  /// cost more than it saved: on two threads, 16 thumbnail strokes took 1.6 times as long as on
-  /// one, 60 took 0.84 times (docs/performance.md, "Threads for small renders").
-  public static let minimumWorkPerThread = 35_000
+  /// The default `minimumWorkPerThread`, the rasterizer's: about 60 µs of one thread's work.
+  /// Handing a thread less cost more than it saved: on two threads the build of 16 thumbnail
+  /// strokes took 1.6 times as long as on one, and within a whole thumbnail render the build of
+  /// 60 (about 100 µs) saved no time and cost a tenth more CPU (docs/performance.md, "Threads for
+  /// small renders").
+  public static let minimumWorkPerThread = TileRasterizer.defaultMinimumWorkPerThread
 
   /// The build's work on one thread, in units of about a nanosecond on the machine of
   /// docs/performance.md: the pen takes about 24 ns a recorded point at a sixth of the page's
