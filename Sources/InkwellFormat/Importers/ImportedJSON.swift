@@ -25,6 +25,9 @@ extension ImportedDocument {
 struct ImportedJSON {
   let bytes: [UInt8]
   let root: JSONValue
+  /// Rnote path segments read aside (`JSONReader.parseRnote`), by the offset of their array,
+  /// which the tree holds empty.
+  let rnoteSegments: [Int: JSONReader.RnoteSegments]
 
   /// Parses `bytes`; syntax errors become `invalidJSON`.
   init(_ bytes: [UInt8]) throws(DocumentError) {
@@ -34,12 +37,37 @@ struct ImportedJSON {
     } catch {
       throw DocumentError(.invalidJSON(error.reason), location: error.location)
     }
+    rnoteSegments = [:]
+  }
+
+  /// Parses the Rnote document `bytes`, its path segments aside when they have the shape
+  /// `JSONReader.RnoteSegments` reads.
+  init(rnote bytes: [UInt8]) throws(DocumentError) {
+    self.bytes = bytes
+    do {
+      let parse = try JSONReader.parseRnote(bytes)
+      root = parse.root
+      rnoteSegments = parse.segments
+    } catch {
+      throw DocumentError(.invalidJSON(error.reason), location: error.location)
+    }
   }
 
   /// `bytes` and `root`, the tree `JSONReader.parse` reads from them.
   init(_ bytes: [UInt8], root: JSONValue) {
     self.bytes = bytes
     self.root = root
+    rnoteSegments = [:]
+  }
+
+  /// The tree of `value`, read again from the text where it was set aside (the tree holds it
+  /// empty).
+  func reread(_ value: JSONValue) throws(DocumentError) -> JSONValue {
+    do {
+      return try JSONReader.parseValue(bytes, at: value.offset)
+    } catch {
+      throw DocumentError(.invalidJSON(error.reason), location: error.location)
+    }
   }
 
   func location(_ value: JSONValue) -> SourceLocation { SourceLocation(offset: value.offset, in: bytes) }

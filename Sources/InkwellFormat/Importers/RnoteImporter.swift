@@ -18,13 +18,21 @@ public enum RnoteImporter {
   public static func load(_ bytes: [UInt8], sizeLimit: Int = Gzip.defaultSizeLimit) throws(DocumentError)
     -> Document
   {
+    try load(bytes, sizeLimit: sizeLimit, readsSegmentsAside: true)
+  }
+
+  /// `load(_:sizeLimit:)`, with the paths' segments read aside (`JSONReader.parseRnote`) or, with
+  /// `readsSegmentsAside` off, from the tree: the same document or the same error either way.
+  static func load(_ bytes: [UInt8], sizeLimit: Int = Gzip.defaultSizeLimit, readsSegmentsAside: Bool)
+    throws(DocumentError) -> Document
+  {
     let text: [UInt8]
     do {
       text = try Gzip.decompress(bytes, sizeLimit: sizeLimit)
     } catch {
       throw DocumentError(.importFailure(error))
     }
-    let json = try ImportedJSON(text)
+    let json = readsSegmentsAside ? try ImportedJSON(rnote: text) : try ImportedJSON(text)
     let root = try json.object(json.root, "")
     let data = try json.required(root, "data", in: json.root, "")
     let dataMembers = try json.object(data, "data")
@@ -89,11 +97,33 @@ public enum RnoteImporter {
             y: try json.float(xy[1], elementPath() + ".pos[1]")),
           size: Size(width: ink.width, height: ink.width), force: force))
     }
+    /// Appends an element read aside: x, y and pressure from `values` at `at`.
+    func append(_ values: [Float], at: Int) {
+      points.append(
+        StrokePoint(
+          location: Point(x: values[at], y: values[at + 1]), size: Size(width: ink.width, height: ink.width),
+          force: Swift.min(Swift.max(values[at + 2], 0), 1)))
+    }
+    typealias Segments = JSONReader.RnoteSegments
     switch pathValue.content {
     case .object(let pathMembers):
       // 0.6 and later: {start, segments: [{lineto|quadbez|cubbez: {…, end}}]}.
       try append(try json.required(pathMembers, "start", in: pathValue, pathPath())) { pathPath() + ".start" }
-      if let segments = json.member(pathMembers, "segments") {
+      if var segments = json.member(pathMembers, "segments") {
+        if let aside = json.rnoteSegments[segments.offset] {
+          // Every segment's end; without one the tree says what is missing where.
+          if aside.kinds.allSatisfy({ $0 & Segments.end != 0 }) {
+            var at = 0
+            for kinds in aside.kinds {
+              if kinds & Segments.start != 0 { at += 3 }
+              append(aside.values, at: at)
+              at += 3
+              if kinds & Segments.element != 0 { at += 3 }
+            }
+            break
+          }
+          segments = try json.reread(segments)
+        }
         for (i, segment) in try json.array(segments, pathPath() + ".segments").enumerated() {
           func segmentPath() -> String { "\(pathPath()).segments[\(i)]" }
           for kind in try json.object(segment, segmentPath()) {
@@ -104,8 +134,31 @@ public enum RnoteImporter {
           }
         }
       }
-    case .array(let segments):
+    case .array(var segments):
       // 0.5: [{dot: {element}} | {line|quadbez|cubbez: {start, …, end}}].
+      if let aside = json.rnoteSegments[pathValue.offset] {
+        // A segment is its element, or its end after its start; without them the tree says
+        // what is missing where.
+        let complete = Segments.start | Segments.end
+        if aside.kinds.allSatisfy({ $0 & Segments.element != 0 || $0 & complete == complete }) {
+          var at = 0
+          for kinds in aside.kinds {
+            let start = at
+            let end = kinds & Segments.start != 0 ? at + 3 : at
+            let element = kinds & Segments.end != 0 ? end + 3 : end
+            at = kinds & Segments.element != 0 ? element + 3 : element
+            if kinds & Segments.element != 0 {
+              if points.isEmpty { append(aside.values, at: element) }
+              continue
+            }
+            if points.isEmpty { append(aside.values, at: start) }
+            append(aside.values, at: end)
+          }
+          break
+        }
+        guard case .array(let tree) = try json.reread(pathValue).content else { break }
+        segments = tree
+      }
       for (i, segment) in segments.enumerated() {
         func segmentPath() -> String { "\(pathPath())[\(i)]" }
         for kind in try json.object(segment, segmentPath()) {

@@ -14,6 +14,9 @@ public struct JSONReader {
   private var readsPointRows = false
   private var pointRows: [Int: NumberRows] = [:]
   private var strokes: [Int: StrokeParts] = [:]
+  /// Whether the segments of an Rnote document's brush strokes are read into `rnoteSegments`.
+  private var readsRnoteSegments = false
+  private var rnoteSegments: [Int: RnoteSegments] = [:]
 
   private init(source: [UInt8], bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
     self.source = source
@@ -84,6 +87,50 @@ public struct JSONReader {
       do throws(JSONError) {
         let root = try reader.parseDocument()
         return .success(NativeParse(root: root, pointRows: reader.pointRows, strokes: reader.strokes))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  /// The segments of an Rnote brush stroke's path, read without a tree: an array of one or more
+  /// objects `{KIND: {NAME: ELEMENT, …}}`, one kind each, its names among `start`, `end`,
+  /// `element`, `cp`, `cp1` and `cp2`, the first three at most once, each element `{"pos": [X,
+  /// Y], "pressure": P}` with finite floats, the strings printable ASCII without escapes. The
+  /// control points (`cp…`, elements or bare `[X, Y]`) are checked and dropped. Whether they
+  /// make a path is the importer's to say.
+  struct RnoteSegments {
+    static let start: UInt8 = 1
+    static let end: UInt8 = 2
+    static let element: UInt8 = 4
+    /// Which of `start`, `end` and `element` each segment holds.
+    let kinds: [UInt8]
+    /// The x, y and pressure of the elements each segment holds, in the order start, end,
+    /// element, segment after segment.
+    let values: [Float]
+  }
+
+  /// What `parseRnote` reads: the tree, and the segments it set aside by the offset of their
+  /// array.
+  struct RnoteParse {
+    let root: JSONValue
+    let segments: [Int: RnoteSegments]
+  }
+
+  /// `parse(_:maximumDepth:)` of an Rnote document, with the value of each member `segments`
+  /// and `path` read into `RnoteSegments` when it has their shape, keyed by the offset of its
+  /// `[`; the tree holds an empty array at that offset in its place. A point of an Rnote path is
+  /// three objects and an array deep: their trees had been nearly all of loading a document.
+  static func parseRnote(
+    _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+  ) throws(JSONError) -> RnoteParse {
+    let result: Result<RnoteParse, JSONError> = bytes.withUnsafeBufferPointer { buffer in
+      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
+      reader.readsRnoteSegments = true
+      do throws(JSONError) {
+        let root = try reader.parseDocument()
+        return .success(RnoteParse(root: root, segments: reader.rnoteSegments))
       } catch {
         return .failure(error)
       }
@@ -252,6 +299,96 @@ public struct JSONReader {
     )
   }
 
+  // MARK: Rnote segments
+
+  /// Reads the array at `index` (at `depth`) as `RnoteSegments` when it has their shape;
+  /// otherwise leaves `index` where it was and returns `nil`, and the array is read as a tree.
+  private mutating func parseRnoteSegments(depth: Int) -> RnoteSegments? {
+    let start = index
+    guard depth &+ 5 < maximumDepth, let segments = readRnoteSegments() else {
+      index = start
+      return nil
+    }
+    return segments
+  }
+
+  private mutating func readRnoteSegments() -> RnoteSegments? {
+    index &+= 1
+    var kinds: [UInt8] = []
+    var values: [Float] = []
+    values.reserveCapacity(256)
+    repeat {
+      guard token(UInt8(ascii: "{")), plainString() != nil, token(UInt8(ascii: ":")), token(UInt8(ascii: "{"))
+      else { return nil }
+      var held: UInt8 = 0
+      var elements = (SIMD3<Float>(), SIMD3<Float>(), SIMD3<Float>())
+      repeat {
+        guard let name = plainString(), token(UInt8(ascii: ":")) else { return nil }
+        if name.hasPrefix("cp") {
+          // A control point: an element (0.6) or a bare [x, y] (0.5).
+          guard name == "cp" || name == "cp1" || name == "cp2", rnoteElement() != nil || pair() else {
+            return nil
+          }
+          continue
+        }
+        guard let element = rnoteElement() else { return nil }
+        switch name {
+        case "start":
+          guard held & RnoteSegments.start == 0 else { return nil }
+          held |= RnoteSegments.start
+          elements.0 = element
+        case "end":
+          guard held & RnoteSegments.end == 0 else { return nil }
+          held |= RnoteSegments.end
+          elements.1 = element
+        case "element":
+          guard held & RnoteSegments.element == 0 else { return nil }
+          held |= RnoteSegments.element
+          elements.2 = element
+        default:
+          return nil
+        }
+      } while token(UInt8(ascii: ","))
+      guard token(UInt8(ascii: "}")), token(UInt8(ascii: "}")) else { return nil }
+      kinds.append(held)
+      if held & RnoteSegments.start != 0 { append(elements.0, to: &values) }
+      if held & RnoteSegments.end != 0 { append(elements.1, to: &values) }
+      if held & RnoteSegments.element != 0 { append(elements.2, to: &values) }
+    } while token(UInt8(ascii: ","))
+    guard token(UInt8(ascii: "]")) else { return nil }
+    return RnoteSegments(kinds: kinds, values: values)
+  }
+
+  @inline(__always)
+  private func append(_ element: SIMD3<Float>, to values: inout [Float]) {
+    values.append(element.x)
+    values.append(element.y)
+    values.append(element.z)
+  }
+
+  /// Whether `[X, Y]` of finite floats comes next, after any whitespace; moves past it when it
+  /// does.
+  private mutating func pair() -> Bool {
+    let start = index
+    guard token(UInt8(ascii: "[")), finiteFloat() != nil, token(UInt8(ascii: ",")), finiteFloat() != nil,
+      token(UInt8(ascii: "]"))
+    else {
+      index = start
+      return false
+    }
+    return true
+  }
+
+  /// The element `{"pos": [X, Y], "pressure": P}` that comes next, after any whitespace, as x, y
+  /// and pressure, when its numbers are finite floats.
+  private mutating func rnoteElement() -> SIMD3<Float>? {
+    guard token(UInt8(ascii: "{")), key("pos"), token(UInt8(ascii: "[")), let x = finiteFloat(),
+      token(UInt8(ascii: ",")), let y = finiteFloat(), token(UInt8(ascii: "]")), token(UInt8(ascii: ",")),
+      key("pressure"), let pressure = finiteFloat(), token(UInt8(ascii: "}"))
+    else { return nil }
+    return SIMD3(x, y, pressure)
+  }
+
   /// Whether `byte` comes next, after any whitespace; moves past it when it does.
   private mutating func token(_ byte: UInt8) -> Bool {
     skipWhitespace()
@@ -377,6 +514,11 @@ public struct JSONReader {
       {
         value = JSONValue(.array([]), offset: valueStart)
         pointRows[valueStart] = rows
+      } else if readsRnoteSegments, key == "segments" || key == "path", index < bytes.count,
+        bytes[index] == UInt8(ascii: "["), let segments = parseRnoteSegments(depth: depth &+ 1)
+      {
+        value = JSONValue(.array([]), offset: valueStart)
+        rnoteSegments[valueStart] = segments
       } else {
         value = try parseValue(
           depth: depth &+ 1, context: context == .other ? .other : Self.context(ofMember: key, in: context))
