@@ -41,6 +41,15 @@ import Testing
       texts.append(text)
     }
     for _ in 0..<5_000 {
+      // Sixteen to nineteen digits, as recorders that print a `Double` write them.
+      let digits = Int.random(in: 16...19, using: &random)
+      var text = String(UInt64.random(in: 1...9, using: &random))
+      for _ in 1..<digits { text += String(UInt64.random(in: 0...9, using: &random)) }
+      let point = Int.random(in: 1..<digits, using: &random)
+      text.insert(".", at: text.index(text.endIndex, offsetBy: point - digits))
+      texts.append(text)
+    }
+    for _ in 0..<5_000 {
       // Halfway between two floats, and the doubles on either side of that.
       let float = Float(bitPattern: UInt32.random(in: 0x0080_0000...0x7F7F_FFFF, using: &random))
       let midpoint = (Double(float) + Double(float.nextUp)) / 2

@@ -189,9 +189,11 @@ enum JSONNumberScanner {
     return power
   }
 
-  /// The `Float` of the number at `index` when it is a plain decimal (no exponent part) that
-  /// the one-operation conversion decides, with `index` moved past it; otherwise `nil` and
-  /// `index` unchanged, for `scan` to read it in full (and report what is wrong with it).
+  /// The `Float` of the number at `index` when it is a plain decimal (no exponent part) of at
+  /// most nineteen digits that the one-operation conversion decides (`ShortDecimal.float`, which
+  /// takes the longer significands of recorders that print a `Double`'s 17 digits), with `index`
+  /// moved past it; otherwise `nil` and `index` unchanged, for `scan` to read it in full (and
+  /// report what is wrong with it).
   @inline(__always)
   static func plainFloat(_ bytes: UnsafeBufferPointer<UInt8>, _ index: inout Int) -> Float? {
     if let value = shortPlainFloat(bytes, &index) { return value }
@@ -241,7 +243,7 @@ enum JSONNumberScanner {
       exponent = -length
       end = end &+ 1 &+ length
     }
-    guard base[end] | 0x20 != UInt8(ascii: "e"), significand <= 1 << 53,
+    guard base[end] | 0x20 != UInt8(ascii: "e"),
       let value = ShortDecimal(negative: negative, significand: significand, exponent: exponent).float
     else { return nil }
     index = end
@@ -274,7 +276,6 @@ enum JSONNumberScanner {
       exponent = -fraction
     }
     guard i >= count || bytes[i] | 0x20 != UInt8(ascii: "e"), digitCount <= 19, exponent >= -22,
-      significand <= 1 << 53,
       let value = ShortDecimal(negative: negative, significand: significand, exponent: exponent).float
     else { return nil }
     index = i
