@@ -259,6 +259,46 @@ import Testing
     #expect(try JSONReader.parse(bytes).content == .string(text))
   }
 
+  @Test func stringsOfEveryLengthAndMixReadBack() throws {
+    // Plain runs of every length around quotes, backslashes, controls and non-ASCII scalars, so
+    // that each lands at every place in the reader's eight-byte words, and each broken byte
+    // reported where it is.
+    let specials: [String] = ["\"", "\\", "\t", "\u{1}", "é", "😀", "/"]
+    var random = SplitMix64(seed: 0x57_21)
+    for length in 0..<40 {
+      for _ in 0..<12 {
+        var text = ""
+        for _ in 0..<(1 + random.next() % 4) {
+          text += String(repeating: "a", count: Int(random.next() % UInt64(length + 1)))
+          text += specials[Int(random.next() % UInt64(specials.count))]
+        }
+        text += String(repeating: "z", count: length)
+        let bytes = JSONWriter.write(JSONValue(.string(text)), style: .compact)
+        #expect(try JSONReader.parse(bytes).content == .string(text), "\(text)")
+      }
+      let plain = Array(String(repeating: "p", count: length).utf8)
+      #expect(
+        try JSONReader.parse([0x22] + plain + [0x22]).content
+          == .string(String(repeating: "p", count: length)))
+      for (bad, reason) in [
+        (UInt8(0x01), JSONError.Reason.controlCharacterInString), (0x1F, .controlCharacterInString),
+        (0x80, .invalidUTF8), (0xFF, .invalidUTF8),
+      ] {
+        for at in 0...length {
+          var broken = [UInt8(0x22)] + plain + [0x22]
+          broken.insert(bad, at: 1 + at)
+          #expect(throws: JSONError.self) { try JSONReader.parse(broken) }
+          do {
+            _ = try JSONReader.parse(broken)
+          } catch {
+            #expect(error.reason == reason && error.location.offset == 1 + at, "\(length) \(at) \(error)")
+          }
+        }
+      }
+      #expect(throws: JSONError.self) { try JSONReader.parse([0x22] + plain) }
+    }
+  }
+
   @Test func mangledInputNeverTraps() {
     var random = SplitMix64(seed: 7)
     let seed = Array(

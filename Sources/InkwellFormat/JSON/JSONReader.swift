@@ -604,11 +604,7 @@ public struct JSONReader {
     index &+= 1  // the opening quote
     // Keys and names are short printable ASCII: read in place, without a buffer.
     let start = index
-    while index < bytes.count {
-      let byte = bytes[index]
-      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-      index &+= 1
-    }
+    skipPlainRun()
     if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
       let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
       index &+= 1
@@ -634,6 +630,40 @@ public struct JSONReader {
         utf8.append(contentsOf: bytes[index..<(index &+ length)])
         index &+= length
       }
+      // The plain text up to the next quote, escape, control or non-ASCII byte, at once.
+      let run = index
+      skipPlainRun()
+      if index > run { utf8.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index])) }
+    }
+  }
+
+  /// Moves `index` past the printable ASCII at it other than a quote and a backslash: eight bytes
+  /// at a time, then a byte at a time. A string a byte at a time had been a fifth of loading an
+  /// Rnote page with an embedded image and drawings (1.4 MB of base64, 1.1 MB of escaped SVG).
+  private mutating func skipPlainRun() {
+    if let base = bytes.baseAddress {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while index &+ 8 <= bytes.count {
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        // A byte's high bit marks it when it is 0x80 or above, below 0x20, a quote or a
+        // backslash; the lowest marked byte is exact (a borrow only marks the bytes above it).
+        let quotes = word ^ (ones &* 0x22)
+        let backslashes = word ^ (ones &* 0x5C)
+        let special =
+          (word | ((word &- ones &* 0x20) & ~word) | ((quotes &- ones) & ~quotes)
+            | ((backslashes &- ones) & ~backslashes)) & highs
+        guard special == 0 else {
+          index &+= special.trailingZeroBitCount >> 3
+          return
+        }
+        index &+= 8
+      }
+    }
+    while index < bytes.count {
+      let byte = bytes[index]
+      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return }
+      index &+= 1
     }
   }
 
