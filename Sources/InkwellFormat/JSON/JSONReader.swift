@@ -318,34 +318,34 @@ public struct JSONReader {
     var values: [Float] = []
     values.reserveCapacity(256)
     repeat {
-      guard token(UInt8(ascii: "{")), plainString() != nil, token(UInt8(ascii: ":")), token(UInt8(ascii: "{"))
+      guard token(UInt8(ascii: "{")), plainStringRange() != nil, token(UInt8(ascii: ":")),
+        token(UInt8(ascii: "{"))
       else { return nil }
       var held: UInt8 = 0
       var elements = (SIMD3<Float>(), SIMD3<Float>(), SIMD3<Float>())
       repeat {
-        guard let name = plainString(), token(UInt8(ascii: ":")) else { return nil }
-        if name.hasPrefix("cp") {
+        guard let member = plainStringRange(), token(UInt8(ascii: ":")) else { return nil }
+        if bytes[member.lowerBound] == UInt8(ascii: "c") {
           // A control point: an element (0.6) or a bare [x, y] (0.5).
-          guard name == "cp" || name == "cp1" || name == "cp2", rnoteElement() != nil || pair() else {
-            return nil
-          }
+          guard name(member, is: "cp") || name(member, is: "cp1") || name(member, is: "cp2"),
+            rnoteElement() != nil || pair()
+          else { return nil }
           continue
         }
         guard let element = rnoteElement() else { return nil }
-        switch name {
-        case "start":
-          guard held & RnoteSegments.start == 0 else { return nil }
-          held |= RnoteSegments.start
-          elements.0 = element
-        case "end":
+        if name(member, is: "end") {
           guard held & RnoteSegments.end == 0 else { return nil }
           held |= RnoteSegments.end
           elements.1 = element
-        case "element":
+        } else if name(member, is: "start") {
+          guard held & RnoteSegments.start == 0 else { return nil }
+          held |= RnoteSegments.start
+          elements.0 = element
+        } else if name(member, is: "element") {
           guard held & RnoteSegments.element == 0 else { return nil }
           held |= RnoteSegments.element
           elements.2 = element
-        default:
+        } else {
           return nil
         }
       } while token(UInt8(ascii: ","))
@@ -364,6 +364,34 @@ public struct JSONReader {
     values.append(element.x)
     values.append(element.y)
     values.append(element.z)
+  }
+
+  /// The bytes between the quotes of the string that comes next, after any whitespace, when it
+  /// is printable ASCII without escapes and not empty; `index` moves past it.
+  private mutating func plainStringRange() -> Range<Int>? {
+    skipWhitespace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+    let start = index &+ 1
+    var end = start
+    while end < bytes.count {
+      let byte = bytes[end]
+      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
+      if byte == UInt8(ascii: "\"") {
+        guard end > start else { return nil }
+        index = end &+ 1
+        return start..<end
+      }
+      end &+= 1
+    }
+    return nil
+  }
+
+  /// Whether the bytes of `range` are `text`.
+  private func name(_ range: Range<Int>, is text: StaticString) -> Bool {
+    guard range.count == text.utf8CodeUnitCount else { return false }
+    let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    for k in 0..<range.count where bytes[range.lowerBound &+ k] != expected[k] { return false }
+    return true
   }
 
   /// Whether `[X, Y]` of finite floats comes next, after any whitespace; moves past it when it
