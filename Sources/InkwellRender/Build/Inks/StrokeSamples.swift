@@ -35,22 +35,25 @@ public struct StrokeSamples: Sendable {
     let m = stroke.transform.concatenating(view)
     let scale = m.meanScale
     guard scale.isFinite, scale > 0 else { return nil }
-    let points = PenBrush.splinePoints(of: path, through: m, spacing: Self.spacing)
+    // The parameters first, and a sample's whole point only once its location says it is kept
+    // (the location is the one the whole point has, computed the same way): on a thumbnail most
+    // of a densely recorded path's parameters are skipped.
+    let parameters = PenBrush.splinePoints(of: path, through: m, spacing: Self.spacing) { $0 }
     var samples: [InkSample] = []
-    samples.reserveCapacity(points.count)
+    samples.reserveCapacity(parameters.count)
     let minimumSpacing = Self.spacing / 3
-    for (index, p) in points.enumerated() {
-      let c = m.apply(p.location)
+    for (index, t) in parameters.enumerated() {
+      let c = m.apply(path.interpolatedLocation(at: t))
       guard c.x.isFinite, c.y.isFinite else { continue }
       var arc: Float = 0
       if let last = samples.last {
         let d = last.center.distance(to: c)
-        if d < minimumSpacing && index != points.count - 1 { continue }
+        if d < minimumSpacing && index != parameters.count - 1 { continue }
         // A last point on top of the one before adds nothing.
         if d < 1e-4 { continue }
         arc = last.arc + d
       }
-      samples.append(InkSample(point: p, center: c, arc: arc))
+      samples.append(InkSample(point: path.interpolatedPoint(at: t), center: c, arc: arc))
     }
     guard !samples.isEmpty else { return nil }
     self.samples = samples
