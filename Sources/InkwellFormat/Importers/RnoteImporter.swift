@@ -120,7 +120,7 @@ public enum RnoteImporter {
               at += 3
               if kinds & Segments.element != 0 { at += 3 }
             }
-            break
+            break  // out of the switch: the path is read
           }
           segments = try json.reread(segments)
         }
@@ -154,7 +154,7 @@ public enum RnoteImporter {
             if points.isEmpty { append(aside.values, at: start) }
             append(aside.values, at: end)
           }
-          break
+          break  // out of the switch: the path is read
         }
         guard case .array(let tree) = try json.reread(pathValue).content else { break }
         segments = tree
