@@ -436,6 +436,45 @@ struct InkTests {
     }
   }
 
+  @Test("grain over a tile: C and Swift agree bit for bit, whatever the coverage")
+  func grainTilesMatch() {
+    // Four rows at a time in C: coverage at, below and above 0 (and NaN) in every lane, lattices
+    // from fine to far out (the floor's clamp at ±10⁹), tiles anywhere on the page.
+    var rng = SeededGenerator(seed: 11)
+    let tile = Int(INKWELL_TILE)
+    for trial in 0..<300 {
+      var coverage = (0..<(tile * tile)).map { _ -> Float in
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0: return 0
+        case 1: return -rng.float(0...1)
+        case 2: return 1
+        case 3 where trial % 10 == 0: return .nan
+        default: return rng.float(0...1.2)
+        }
+      }
+      if trial % 3 == 0 {
+        // Whole groups of four without coverage, which C skips.
+        for i in stride(from: 0, to: coverage.count, by: 8) { for k in 0..<4 { coverage[i + k] = 0 } }
+      }
+      let reach: Float = trial % 7 == 0 ? 1e7 : 10
+      let matrix = (0..<6).map { _ in rng.float(-reach...reach) }
+      let parameters: [Float] = [
+        rng.float(0...0.5), rng.float(0...0.6), rng.float(1.5...3), rng.float(0...0.6), rng.float(0.5...2),
+        rng.float(0.8...1.5),
+      ]
+      let seed = UInt32.random(in: 0...UInt32.max, using: &rng)
+      let x0 = Int.random(in: -40...40, using: &rng) * tile
+      let y0 = Int.random(in: -40...40, using: &rng) * tile
+      var native = coverage
+      var reference = coverage
+      inkwell_paint_grain(&native, Int32(x0), Int32(y0), matrix, seed, parameters)
+      PaintReference.grain(
+        coverage: &reference, x0: x0, y0: y0, matrix: matrix, seed: seed, parameters: parameters)
+      #expect(
+        native.map(\.bitPattern) == reference.map(\.bitPattern), "trial \(trial)")
+    }
+  }
+
   @Test("masks clip every ink: nothing is drawn outside the clip")
   func masksApply() {
     for type in InkType.allCases {
