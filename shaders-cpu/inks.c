@@ -23,50 +23,14 @@
 
 static inline float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
-uint32_t inkwell_grain_hash(int32_t x, int32_t y, uint32_t seed) {
-  uint32_t h = seed * 0x9E3779B9u;
-  h ^= (uint32_t)x * 0x85EBCA6Bu;
-  h ^= (uint32_t)y * 0xC2B2AE35u;
-  h ^= h >> 16;
-  h *= 0x7FEB352Du;
-  h ^= h >> 15;
-  h *= 0x846CA68Bu;
-  h ^= h >> 16;
-  return h;
-}
-
-// Lattice coordinates are clamped so that the conversion to int32 is always defined.
-static inline float lattice_floor(float u) {
-  float c = u < -1.0e9f ? -1.0e9f : (u > 1.0e9f ? 1.0e9f : u);
-  return floorf(c);
-}
-
-float inkwell_value_noise(float u, float v, uint32_t seed) {
-  float fu = lattice_floor(u);
-  float fv = lattice_floor(v);
-  int32_t iu = (int32_t)fu;
-  int32_t iv = (int32_t)fv;
-  float tu = clamp01(u - fu);
-  float tv = clamp01(v - fv);
-  // Smoothstep weights: s = t²·(3 − 2t).
-  float su = tu * tu * (3.0f - 2.0f * tu);
-  float sv = tv * tv * (3.0f - 2.0f * tv);
-  const float scale = 1.0f / 16777216.0f;
-  float n00 = (float)(inkwell_grain_hash(iu, iv, seed) >> 8) * scale;
-  float n10 = (float)(inkwell_grain_hash(iu + 1, iv, seed) >> 8) * scale;
-  float n01 = (float)(inkwell_grain_hash(iu, iv + 1, seed) >> 8) * scale;
-  float n11 = (float)(inkwell_grain_hash(iu + 1, iv + 1, seed) >> 8) * scale;
-  float top = n00 + (n10 - n00) * su;
-  float bottom = n01 + (n11 - n01) * su;
-  return top + (bottom - top) * sv;
-}
-
-// Grain runs four rows of a column at a time, each lane doing the scalar operations above in
-// their order (no contraction in this file): the same floats, for every pixel whose coverage is
-// above 0; the others keep theirs. Two value noises of four hashes each, a pixel at a time, had
-// been about a third of a watercolor thumbnail's instructions. The floor is the truncation, one
-// lower where that lies above: `floorf` on the clamped range, where every float of 2^23 or more is
-// whole (it can differ in the sign of a zero, which no weight or lattice index sees).
+// Grain runs four rows of a column at a time, each lane doing the operations of its scalar twin
+// (`PaintReference.grain`) in their order (no contraction in this file): the same floats, for
+// every pixel whose coverage is above 0; the others keep theirs. Two value noises of four hashes
+// each, a pixel at a time, had been about a third of a watercolor thumbnail's instructions.
+// Lattice coordinates are clamped to ±10⁹, so that the conversion to int32 is always defined; the
+// floor is the truncation, one lower where that lies above: `floorf` on the clamped range, where
+// every float of 2^23 or more is whole (it can differ in the sign of a zero, which no weight or
+// lattice index sees).
 typedef float grain_lanes __attribute__((vector_size(16)));
 typedef int32_t grain_ints __attribute__((vector_size(16)));
 typedef uint32_t grain_words __attribute__((vector_size(16)));
@@ -123,6 +87,15 @@ static inline grain_lanes grain_noise_lanes(grain_lanes u, grain_lanes v, uint32
   grain_lanes top = n00 + (n10 - n00) * su;
   grain_lanes bottom = n01 + (n11 - n01) * su;
   return top + (bottom - top) * sv;
+}
+
+// One lane of the above: the hash and the noise that `PaintReference` holds the grain to.
+uint32_t inkwell_grain_hash(int32_t x, int32_t y, uint32_t seed) {
+  return grain_hash_lanes((grain_ints){x, x, x, x}, (grain_ints){y, y, y, y}, seed)[0];
+}
+
+float inkwell_value_noise(float u, float v, uint32_t seed) {
+  return grain_noise_lanes(grain_splat(u), grain_splat(v), seed)[0];
 }
 
 void inkwell_paint_grain(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
