@@ -30,10 +30,17 @@ public struct JSONReader {
   public static func parse(
     _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
   ) throws(JSONError) -> JSONValue {
-    let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
+    try reading(bytes, maximumDepth: maximumDepth) { reader throws(JSONError) in try reader.parseDocument() }
+  }
+
+  /// `body` with a reader over `bytes`, which it may set up before it reads.
+  private static func reading<Value>(
+    _ bytes: [UInt8], maximumDepth: Int, _ body: (inout JSONReader) throws(JSONError) -> Value
+  ) throws(JSONError) -> Value {
+    let result: Result<Value, JSONError> = bytes.withUnsafeBufferPointer { buffer in
       var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
       do throws(JSONError) {
-        return .success(try reader.parseDocument())
+        return .success(try body(&reader))
       } catch {
         return .failure(error)
       }
@@ -81,17 +88,11 @@ public struct JSONReader {
   static func parseNative(
     _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
   ) throws(JSONError) -> NativeParse {
-    let result: Result<NativeParse, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
+    try reading(bytes, maximumDepth: maximumDepth) { reader throws(JSONError) in
       reader.readsPointRows = true
-      do throws(JSONError) {
-        let root = try reader.parseDocument()
-        return .success(NativeParse(root: root, pointRows: reader.pointRows, strokes: reader.strokes))
-      } catch {
-        return .failure(error)
-      }
+      let root = try reader.parseDocument()
+      return NativeParse(root: root, pointRows: reader.pointRows, strokes: reader.strokes)
     }
-    return try result.get()
   }
 
   /// The segments of an Rnote brush stroke's path, read without a tree: an array of one or more
@@ -125,31 +126,19 @@ public struct JSONReader {
   static func parseRnote(
     _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
   ) throws(JSONError) -> RnoteParse {
-    let result: Result<RnoteParse, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: maximumDepth)
+    try reading(bytes, maximumDepth: maximumDepth) { reader throws(JSONError) in
       reader.readsRnoteSegments = true
-      do throws(JSONError) {
-        let root = try reader.parseDocument()
-        return .success(RnoteParse(root: root, segments: reader.rnoteSegments))
-      } catch {
-        return .failure(error)
-      }
+      let root = try reader.parseDocument()
+      return RnoteParse(root: root, segments: reader.rnoteSegments)
     }
-    return try result.get()
   }
 
   /// The tree of the one value that starts at `offset` of `bytes`, as `parse` reads it.
   static func parseValue(_ bytes: [UInt8], at offset: Int) throws(JSONError) -> JSONValue {
-    let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-      var reader = JSONReader(source: bytes, bytes: buffer, maximumDepth: defaultMaximumDepth)
+    try reading(bytes, maximumDepth: defaultMaximumDepth) { reader throws(JSONError) in
       reader.index = offset
-      do throws(JSONError) {
-        return .success(try reader.parseValue(depth: 0))
-      } catch {
-        return .failure(error)
-      }
+      return try reader.parseValue(depth: 0)
     }
-    return try result.get()
   }
 
   private mutating func parseDocument() throws(JSONError) -> JSONValue {
@@ -367,23 +356,19 @@ public struct JSONReader {
   }
 
   /// The bytes between the quotes of the string that comes next, after any whitespace, when it
-  /// is printable ASCII without escapes and not empty; `index` moves past it.
+  /// is printable ASCII without escapes; `index` moves past it.
   private mutating func plainStringRange() -> Range<Int>? {
     skipWhitespace()
     guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-    let start = index &+ 1
-    var end = start
-    while end < bytes.count {
-      let byte = bytes[end]
-      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-      if byte == UInt8(ascii: "\"") {
-        guard end > start else { return nil }
-        index = end &+ 1
-        return start..<end
-      }
-      end &+= 1
+    let quote = index
+    index &+= 1
+    skipPlainRun()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      index = quote
+      return nil
     }
-    return nil
+    index &+= 1
+    return (quote &+ 1)..<(index &- 1)
   }
 
   /// Whether the bytes of `range` are `text`.
@@ -442,20 +427,7 @@ public struct JSONReader {
   /// The string that comes next, after any whitespace, when it is printable ASCII without
   /// escapes.
   private mutating func plainString() -> String? {
-    skipWhitespace()
-    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
-    let start = index &+ 1
-    var end = start
-    while end < bytes.count {
-      let byte = bytes[end]
-      guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { return nil }
-      if byte == UInt8(ascii: "\"") {
-        index = end &+ 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
-      }
-      end &+= 1
-    }
-    return nil
+    plainStringRange().map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
   }
 
   /// The number that comes next, after any whitespace, as `JSONNumber.floatValue` converts it,
