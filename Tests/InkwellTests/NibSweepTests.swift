@@ -83,4 +83,59 @@ struct NibSweepTests {
     }
     #expect(far <= 2, "\(far) of 16 sweeps have a pixel off by more than 0.15")
   }
+
+  @Test("an ink's nibs laid end to end sweep the outline of the same nibs as arrays, mirrored maps too")
+  func laidOutNibsSweepAsArrays() {
+    var rng = SeededGenerator(seed: 0x5EED_0018)
+    let maps = [
+      AffineTransform(a: 0.17, b: 0, c: 0, d: 0.17, tx: 3, ty: 4),
+      AffineTransform(a: -1.3, b: 0.2, c: 0.1, d: 1.1, tx: 300, ty: 0),
+      AffineTransform(a: 2, b: 0.5, c: -0.4, d: 1.5, tx: 0, ty: 0),
+    ]
+    for trial in 0..<60 {
+      var points: [StrokePoint] = []
+      var p = Point(x: rng.float(50...150), y: rng.float(50...150))
+      var heading = rng.float(0...6.28)
+      for i in 0..<Int.random(in: 1...40, using: &rng) {
+        points.append(
+          StrokePoint(
+            location: p, timeOffset: Float(i) / 120,
+            size: Size(width: rng.float(1...9), height: rng.float(1...9)),
+            force: rng.float(0...1), azimuth: rng.float(-4...4), altitude: rng.float(0.2...1.5)))
+        heading += rng.float(-1.2...1.2)
+        let step = rng.float(0.5...6)
+        p = Point(x: p.x + step * FloatMath.cos(heading), y: p.y + step * FloatMath.sin(heading))
+      }
+      let stroke = Stroke(
+        ink: Ink(type: .pencil, color: .black, width: 4), path: StrokePath(controlPoints: points))
+      guard let samples = StrokeSamples(stroke: stroke, view: maps[trial % maps.count]) else { continue }
+      for ellipse in [true, false] {
+        func shape(_ sample: InkSample) -> NibShape {
+          let size = sample.point.size
+          let angle = sample.point.azimuth
+          return ellipse
+            ? .ellipse(major: size.width, minor: size.height / 2, angle: angle)
+            : .rectangle(length: size.width, thickness: size.height / 4, angle: angle)
+        }
+        let laidOut = InkSupport.sweep(samples, nib: shape)
+        let arrays = NibSweep.outline(
+          of: samples.samples.map { sample in
+            let nib: [Point]
+            switch shape(sample) {
+            case .ellipse(let major, let minor, let angle):
+              nib = NibSweep.ellipse(major: major, minor: minor, angle: angle)
+            case .rectangle(let length, let thickness, let angle):
+              nib = NibSweep.rectangle(length: length, thickness: thickness, angle: angle)
+            }
+            return NibSample(center: sample.center, nib: NibSweep.toPixels(nib, samples.toPixels))
+          })
+        #expect(laidOut.count == arrays.count, "trial \(trial)")
+        #expect(
+          zip(laidOut, arrays).allSatisfy {
+            $0.x.bitPattern == $1.x.bitPattern && $0.y.bitPattern == $1.y.bitPattern
+          },
+          "trial \(trial), ellipse \(ellipse)")
+      }
+    }
+  }
 }

@@ -31,7 +31,7 @@ public struct CrayonInk: Brush {
         radius + jitter * strokeNoise(sample.arc / 2, seed: stroke.randomSeed, channel: 2), 0.3 / s.scale)
       let major = minor * (1 + 1.2 * tilt)
       widest = Swift.max(widest, major)
-      return NibSweep.ellipse(major: major, minor: minor, angle: p.azimuth.isFinite ? p.azimuth : 0)
+      return NibShape.ellipse(major: major, minor: minor, angle: p.azimuth.isFinite ? p.azimuth : 0)
     }
     let alphas = s.samples.map {
       StrokeSamples.opacity($0.point) * (0.55 + 0.45 * StrokeSamples.force($0.point))

@@ -30,7 +30,7 @@ public struct FountainPenInk: Brush {
       let length = tip.width * Self.pressureScale(StrokeSamples.force(sample.point)) * taper
       let roll = sample.point.rollAngle.isFinite ? sample.point.rollAngle : 0
       widest = Swift.max(widest, length)
-      return NibSweep.rectangle(
+      return NibShape.rectangle(
         length: length, thickness: Swift.max(length * Self.thickness, 0.6 / s.scale),
         angle: Self.nibAngle + roll)
     }

@@ -41,11 +41,23 @@ enum InkSupport {
       octaveWeight: octaveWeight, contrast: contrast, gain: gain)
   }
 
-  /// Nib samples, one per stroke sample.
-  static func sweep(_ samples: StrokeSamples, nib: (InkSample) -> [Point]) -> [Point] {
-    NibSweep.outline(
-      of: samples.samples.map {
-        NibSample(center: $0.center, nib: NibSweep.toPixels(nib($0), samples.toPixels))
-      })
+  /// The outline `nib`'s shapes sweep, one a stroke sample (`NibSweep.outline(of:)`), the nibs
+  /// laid end to end in one buffer: an array a sample, and its mapped copy, had been a fifth of a
+  /// pencil thumbnail's build.
+  static func sweep(_ samples: StrokeSamples, nib: (InkSample) -> NibShape) -> [Point] {
+    let m = samples.toPixels
+    let n = samples.samples.count
+    var starts = [Int](repeating: 0, count: n + 1)
+    let vertices = [Point](unsafeUninitializedCapacity: n * NibShape.largestVertexCount) {
+      buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      var count = 0
+      for (i, sample) in samples.samples.enumerated() {
+        count += nib(sample).write(through: m, to: base + count)
+        starts[i + 1] = count
+      }
+      initialized = count
+    }
+    return NibSweep.outline(centers: samples.samples.map(\.center), vertices: vertices, starts: starts)
   }
 }

@@ -33,7 +33,7 @@ public struct MarkerInk: Brush {
       let tip = StrokeSamples.tipSize(sample.point, ink: stroke.ink)
       let roll = sample.point.rollAngle.isFinite ? sample.point.rollAngle : 0
       widest = Swift.max(widest, Swift.max(tip.width, tip.height))
-      return NibSweep.rectangle(
+      return NibShape.rectangle(
         length: tip.width, thickness: Swift.max(tip.height * Self.thickness, 0.75 / s.scale),
         angle: Self.nibAngle + roll)
     }

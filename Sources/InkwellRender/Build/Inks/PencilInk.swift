@@ -39,7 +39,7 @@ public struct PencilInk: Brush {
       let major = minor * (1 + 2.5 * tilt)
       let azimuth = p.azimuth.isFinite ? p.azimuth : 0
       widest = Swift.max(widest, major)
-      return NibSweep.ellipse(major: major, minor: minor, angle: azimuth)
+      return NibShape.ellipse(major: major, minor: minor, angle: azimuth)
     }
     let alphas = s.samples.map {
       StrokeSamples.opacity($0.point)

@@ -33,7 +33,7 @@ public struct ReedInk: Brush {
       let length = tip.width * (0.8 + 0.2 * StrokeSamples.force(sample.point))
       let roll = sample.point.rollAngle.isFinite ? sample.point.rollAngle : 0
       widest = Swift.max(widest, length)
-      return NibSweep.rectangle(
+      return NibShape.rectangle(
         length: length, thickness: length * Self.thickness, angle: Self.nibAngle + roll)
     }
     let (profile, constant) = alphaProfile(
