@@ -388,7 +388,10 @@ public struct StrokePath: Hashable, Sendable {
     var d = a - b
     let twoPi = 2 * Float.pi
     if !d.isFinite { return 0 }
-    d = d - twoPi * (d / twoPi).rounded()
+    let turns = d / twoPi
+    // Under half a turn the rounding gives a zero of the quotient's sign, which 0 × the quotient
+    // is too: the same floats without the rounding call, six of them a blended point.
+    d = d - twoPi * (abs(turns) < 0.5 ? 0 * turns : turns.rounded())
     return d
   }
 

@@ -1,5 +1,6 @@
-import InkwellModel
 import Testing
+
+@testable import InkwellModel
 
 @Suite("StrokePath: uniform cubic B-spline with clamped ends")
 struct StrokePathTests {
@@ -141,5 +142,43 @@ struct StrokePathTests {
     let path = StrokePath(controlPoints: [a, b])
     let mid = path.interpolatedPoint(at: 0.5).azimuth
     #expect(abs(abs(mid) - .pi) < 0.05)
+  }
+
+  @Test("angle differences wrap into a half turn either way as the rounding formula does, bit for bit")
+  func angleDifferenceMatchesTheRounding() {
+    func wrapped(_ a: Float, _ b: Float) -> Float {
+      var d = a - b
+      let twoPi = 2 * Float.pi
+      if !d.isFinite { return 0 }
+      d = d - twoPi * (d / twoPi).rounded()
+      return d
+    }
+    let half = Float.pi
+    var values: [Float] = [
+      0, -0.0, 1e-30, -1e-30, .leastNonzeroMagnitude, half, -half, 2 * half, -2 * half, 1e20, .infinity, .nan,
+    ]
+    // Around every quotient's half-turn boundary, an ulp or two either side.
+    for k in 1...6 {
+      let boundary = Float(k) * half
+      var up = boundary
+      var down = boundary
+      for _ in 0..<3 {
+        values += [up, -up, down, -down]
+        up = up.nextUp
+        down = down.nextDown
+      }
+    }
+    var rng = SeededGenerator(seed: 0xA9_61E5)
+    for _ in 0..<20_000 { values.append(rng.float(-20...20)) }
+    var checked = 0
+    for (i, a) in values.enumerated() {
+      for b in [0, -0.0, values[(i * 7 + 3) % values.count], 0.5] as [Float] {
+        let got = StrokePath.angleDifference(a, b)
+        let want = wrapped(a, b)
+        #expect(got.bitPattern == want.bitPattern, "\(a) − \(b): \(got) against \(want)")
+        checked += 1
+      }
+    }
+    #expect(checked == values.count * 4)
   }
 }
