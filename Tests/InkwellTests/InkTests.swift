@@ -475,6 +475,44 @@ struct InkTests {
     }
   }
 
+  @Test("multiply over a tile: C and Swift agree bit for bit, groups without coverage included")
+  func multiplyTilesMatch() {
+    // The rasterizer's contract: finite colors, a tile without −0 or NaN, alpha within 0…1. The
+    // coverage takes +0 and −0 in whole groups of four (which C skips) and alone beside others.
+    var rng = SeededGenerator(seed: 12)
+    let pixels = Int(INKWELL_TILE_PIXELS)
+    for trial in 0..<300 {
+      var coverage = (0..<pixels).map { _ -> Float in
+        switch Int.random(in: 0..<6, using: &rng) {
+        case 0: return 0
+        case 1: return -0.0
+        case 2: return 1
+        default: return rng.float(0...1)
+        }
+      }
+      for group in stride(from: 0, to: pixels, by: 4) where Int.random(in: 0..<3, using: &rng) == 0 {
+        for k in 0..<4 { coverage[group + k] = trial % 2 == 0 ? 0 : -0.0 }
+      }
+      let alpha = (0..<pixels).map { _ in Int.random(in: 0..<4, using: &rng) == 0 ? 0 : rng.float(0...1) }
+      var tile = (0..<(3 * pixels)).map { i -> Float in
+        let a = alpha[i % pixels]
+        return Int.random(in: 0..<5, using: &rng) == 0 ? 0 : rng.float(-0.2...1.5) * a
+      }
+      tile += alpha
+      for i in tile.indices where tile[i] == 0 { tile[i] = 0 }
+      let range: ClosedRange<Float> = trial % 5 == 0 ? -2...3 : 0...1
+      let color = [rng.float(range), rng.float(range), rng.float(range), rng.float(0...1)]
+      var native = tile
+      var reference = tile
+      inkwell_composite_multiply(&native, coverage, color)
+      PaintReference.compositeMultiply(tile: &reference, coverage: coverage, color: color)
+      let differs = native.indices.first { native[$0].bitPattern != reference[$0].bitPattern }
+      #expect(
+        differs == nil,
+        "trial \(trial): value \(differs ?? 0) is \(native[differs ?? 0]), not \(reference[differs ?? 0])")
+    }
+  }
+
   @Test("masks clip every ink: nothing is drawn outside the clip")
   func masksApply() {
     for type in InkType.allCases {

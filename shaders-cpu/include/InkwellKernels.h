@@ -340,6 +340,8 @@ void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const floa
 /// Multiply of a premultiplied color through a coverage mask (the marker's blend), with
 /// Sc = color·m, Sa = alpha·m:
 ///   Dc' = Sc·(1 − Da) + Dc·(1 − Sa) + Sc·Dc,   Da' = Sa + Da·(1 − Sa).
+/// Pixels of zero coverage keep their values, as the formula leaves them under the contract above
+/// (finite colors, no −0 and no NaN in the tile); four at a time are skipped.
 void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]);
 
 // ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
