@@ -84,6 +84,33 @@ struct NibSweepTests {
     #expect(far <= 2, "\(far) of 16 sweeps have a pixel off by more than 0.15")
   }
 
+  @Test("the support search picks the vertex of the scan in order, near-ties and odd values included")
+  func supportMatchesTheScan() {
+    var rng = SeededGenerator(seed: 0x5EED_0017)
+    let odd: [Float] = [.nan, .infinity, -.infinity, 0, -0.0, 1e30, -1e30, 1e-30]
+    for trial in 0..<20_000 {
+      let count = [3, 4, 4, 5, 8, 12, 16, 16, 16][trial % 9]
+      let scale = [Float(1e-3), 1, 40, 3000][trial / 9 % 4]
+      var nib = (0..<count).map { _ in Point(x: rng.float(-1...1) * scale, y: rng.float(-1...1) * scale) }
+      // Near-ties: a vertex repeated, or moved to within a few 10⁻⁶ of another's dot.
+      if trial % 3 == 0, count > 1 {
+        let k = Int.random(in: 1..<count, using: &rng)
+        nib[k] = nib[Int.random(in: 0..<k, using: &rng)]
+        nib[k].x += [0, 1e-6, -1e-6, 2e-6, 5e-7][trial / 3 % 5]
+      }
+      if trial % 17 == 0 { nib[Int.random(in: 0..<count, using: &rng)].y = odd[trial / 17 % odd.count] }
+      var n = Point(x: rng.float(-1...1), y: rng.float(-1...1))
+      if trial % 29 == 0 { n = Point(x: 1, y: 0) }
+      if trial % 31 == 0 { n.x = odd[trial / 31 % odd.count] }
+      nib.withUnsafeBufferPointer { nib in
+        let found = NibSweep.support(nib, n)
+        let scanned = NibSweep.scannedSupport(nib, n)
+        #expect(
+          found == scanned, "trial \(trial): \(found) against \(scanned), nib \(Array(nib)), direction \(n)")
+      }
+    }
+  }
+
   @Test("an ink's nibs laid end to end sweep the outline of the same nibs as arrays, mirrored maps too")
   func laidOutNibsSweepAsArrays() {
     var rng = SeededGenerator(seed: 0x5EED_0018)

@@ -344,6 +344,13 @@ void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const floa
 /// (finite colors, no −0 and no NaN in the tile); four at a time are skipped.
 void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]);
 
+// ---- The nib sweep's support search (nib.c) -----------------------------------------------------
+
+/// The index of the vertex (x, y pairs) of a nib farthest in direction (nx, ny): the first whose
+/// dot product x·nx + y·ny exceeds every one before it by more than 10⁻⁶, as a scan in order
+/// finds it.
+int inkwell_nib_support(const float *vertices, int count, float nx, float ny);
+
 // ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
 //
 // A resolve takes the planar premultiplied tile (linear light, sRGB primaries, values above 1

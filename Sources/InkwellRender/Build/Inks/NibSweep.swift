@@ -18,6 +18,7 @@
 // A nib whose thickness is near zero (the reed) sweeps almost nothing when the path runs along it:
 // the mark thins to a hairline and, through the reed's threshold, breaks, as a reed does.
 
+import InkwellKernels
 import InkwellModel
 
 /// A nib at one sample: its center and its vertices relative to it, convex, in order of increasing
@@ -138,9 +139,21 @@ public enum NibSweep {
   @inline(__always) static func cross(_ a: Point, _ b: Point) -> Float { a.x * b.y - a.y * b.x }
   @inline(__always) static func dot(_ a: Point, _ b: Point) -> Float { a.x * b.x + a.y * b.y }
 
-  /// The vertex of `nib` farthest in direction `n` (the first, on a tie).
+  /// The vertex of `nib` farthest in direction `n` (the first, on a tie): the first whose dot
+  /// product beats every one before it by more than 10⁻⁶ (`inkwell_nib_support`, which decides
+  /// most searches from the dots four at a time).
   @inline(__always)
   static func support(_ nib: UnsafeBufferPointer<Point>, _ n: Point) -> Int {
+    guard let base = nib.baseAddress, nib.count <= NibShape.largestVertexCount else {
+      return scannedSupport(nib, n)
+    }
+    return UnsafeRawPointer(base).withMemoryRebound(to: Float.self, capacity: 2 * nib.count) {
+      Int(inkwell_nib_support($0, Int32(nib.count), n.x, n.y))
+    }
+  }
+
+  /// `support` as a scan in order, one vertex at a time: the reference the search is held to.
+  static func scannedSupport(_ nib: UnsafeBufferPointer<Point>, _ n: Point) -> Int {
     var best = 0
     var value = -Float.infinity
     for k in 0..<nib.count {
