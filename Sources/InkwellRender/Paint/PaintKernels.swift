@@ -84,6 +84,17 @@ public struct PaintKernels: Sendable {
     let minY = Float(y0) - reach
     let maxX = Float(x0 + size) + reach
     let maxY = Float(y0 + size) + reach
+    // Six floats a segment, appended one by one: an array literal a segment had cost a third of
+    // the search's set-up on a pencil thumbnail.
+    @inline(__always) func append(_ k: Int) {
+      out.append(p[k].x)
+      out.append(p[k].y)
+      out.append(a[k])
+      out.append(p[k + 1].x)
+      out.append(p[k + 1].y)
+      out.append(a[k + 1])
+    }
+    out.reserveCapacity(6 * (p.count - 1))
     for k in 0..<(p.count - 1) {
       let s = p[k]
       let e = p[k + 1]
@@ -92,12 +103,10 @@ public struct PaintKernels: Sendable {
       {
         continue
       }
-      out.append(contentsOf: [s.x, s.y, a[k], e.x, e.y, a[k + 1]])
+      append(k)
     }
     if out.isEmpty {
-      for k in 0..<(p.count - 1) {
-        out.append(contentsOf: [p[k].x, p[k].y, a[k], p[k + 1].x, p[k + 1].y, a[k + 1]])
-      }
+      for k in 0..<(p.count - 1) { append(k) }
     }
     Self.keepPossiblyNearest(&out, x0: x0, y0: y0, size: size)
   }
@@ -118,7 +127,7 @@ public struct PaintKernels: Sendable {
     guard count > 1 else { return }
     let low = Point(x: Float(x0) + 0.5, y: Float(y0) + 0.5)
     let high = Point(x: Float(x0 + size) - 0.5, y: Float(y0 + size) - 0.5)
-    let corners = [low, Point(x: high.x, y: low.y), Point(x: low.x, y: high.y), high]
+    let corners = (low, Point(x: high.x, y: low.y), Point(x: low.x, y: high.y), high)
     let tileMagnitude = Swift.max(abs(low.x), abs(low.y), abs(high.x), abs(high.y))
     @inline(__always) func ends(_ k: Int) -> (Point, Point, Float) {
       let a = Point(x: segments[6 * k], y: segments[6 * k + 1])
@@ -131,7 +140,10 @@ public struct PaintKernels: Sendable {
       let (a, b, slack) = ends(k)
       // Distance to a segment is convex, so its largest over the square is at a corner.
       var farthest: Float = 0
-      for corner in corners { farthest = Swift.max(farthest, distance(corner, toSegment: a, b)) }
+      farthest = Swift.max(farthest, distance(corners.0, toSegment: a, b))
+      farthest = Swift.max(farthest, distance(corners.1, toSegment: a, b))
+      farthest = Swift.max(farthest, distance(corners.2, toSegment: a, b))
+      farthest = Swift.max(farthest, distance(corners.3, toSegment: a, b))
       bound = Swift.min(bound, farthest * 1.001 + slack)
     }
     guard bound.isFinite else { return }
@@ -172,10 +184,10 @@ public struct PaintKernels: Sendable {
       return (dx * dx + dy * dy).squareRoot()
     }
     var nearest = Swift.min(toBox(a), toBox(b))
-    for corner in [low, Point(x: high.x, y: low.y), Point(x: low.x, y: high.y), high] {
-      nearest = Swift.min(nearest, distance(corner, toSegment: a, b))
-    }
-    return nearest
+    nearest = Swift.min(nearest, distance(low, toSegment: a, b))
+    nearest = Swift.min(nearest, distance(Point(x: high.x, y: low.y), toSegment: a, b))
+    nearest = Swift.min(nearest, distance(Point(x: low.x, y: high.y), toSegment: a, b))
+    return Swift.min(nearest, distance(high, toSegment: a, b))
   }
 
   /// Whether the segment from `a` to `b` meets the box from `low` to `high` (clipped against its
@@ -184,15 +196,14 @@ public struct PaintKernels: Sendable {
     var t0: Float = 0
     var t1: Float = 1
     let d = b - a
-    for (p, q) in [(-d.x, a.x - low.x), (d.x, high.x - a.x), (-d.y, a.y - low.y), (d.y, high.y - a.y)] {
-      if p == 0 {
-        if q < 0 { return false }
-      } else {
-        let r = q / p
-        if p < 0 { t0 = Swift.max(t0, r) } else { t1 = Swift.min(t1, r) }
-        if t0 > t1 { return false }
-      }
+    // Each side in turn; false as soon as the segment is found outside.
+    @inline(__always) func clip(_ p: Float, _ q: Float) -> Bool {
+      if p == 0 { return !(q < 0) }
+      let r = q / p
+      if p < 0 { t0 = Swift.max(t0, r) } else { t1 = Swift.min(t1, r) }
+      return !(t0 > t1)
     }
-    return true
+    return clip(-d.x, a.x - low.x) && clip(d.x, high.x - a.x) && clip(-d.y, a.y - low.y)
+      && clip(d.y, high.y - a.y)
   }
 }
