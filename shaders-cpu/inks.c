@@ -10,10 +10,11 @@
 // view), hashed from the lattice point and the stroke's seed: it moves and scales with the drawing
 // and never depends on tiles, threads or time. Every function has a scalar Swift twin in
 // Sources/InkwellRender/Paint/PaintReference.swift, operation for operation; the profile's search
-// also leaves out, block by block, segments that cannot be the nearest, which the twin searches
-// anyway, and the tests hold the two to the same bits.
+// (profile_lanes.h, instantiated here at 4 lanes and in inks_avx2.c at 8) also leaves out, block
+// by block, segments that cannot be the nearest, which the twin searches anyway, and the tests
+// hold every width to the same bits.
 
-#include "InkwellKernels.h"
+#include "kernels_internal.h"
 
 #include <math.h>
 
@@ -142,168 +143,42 @@ void inkwell_paint_threshold(float *coverage, float threshold, float inverse_spa
   }
 }
 
-// The search for the nearest segment runs four rows of a column at a time: every lane does the
-// scalar search's operations in its order (no contraction in this file), so the floats, and the
-// first nearest winning, are the same. 16-byte vectors are SSE2 on x86-64 and NEON on arm64,
-// both always there. A profile's search was most of a pencil page's render (59 % of the samples
-// of the mypaint example drawn in pencil at scale 2).
-typedef float profile_lanes __attribute__((vector_size(16)));
-typedef int32_t profile_mask __attribute__((vector_size(16)));
+// The profile's search at 4 lanes (profile_lanes.h), the width every build has; the selected level
+// picks it or inks_avx2.c's 8 lanes.
+#undef T
 #define PROFILE_LANES 4
+#define PROFILE_KERNEL(name) inkwell_lanes4_##name
+#define PROFILE_LINKAGE static
+#include "profile_lanes.h"
+#define T INKWELL_TILE
 
-static inline profile_lanes profile_splat(float v) { return (profile_lanes){v, v, v, v}; }
+static const inkwell_paint_table lanes4_paint = {
+    .profile = inkwell_lanes4_paint_profile,
+    .threshold_profile = inkwell_lanes4_paint_threshold_profile,
+};
 
-static inline profile_lanes profile_select(profile_mask mask, profile_lanes a, profile_lanes b) {
-  return (profile_lanes)((mask & (profile_mask)a) | (~mask & (profile_mask)b));
+#if defined(__x86_64__)
+static const inkwell_paint_table avx2_paint = {
+    .profile = inkwell_avx2_paint_profile,
+    .threshold_profile = inkwell_avx2_paint_threshold_profile,
+};
+#endif
+
+const inkwell_paint_table *inkwell_paint_kernels_for(inkwell_simd_level level) {
+  if (!inkwell_simd_is_available(level)) return NULL;
+#if defined(__x86_64__)
+  if (level == INKWELL_SIMD_AVX2 || level == INKWELL_SIMD_AVX512) return &avx2_paint;
+#endif
+  return &lanes4_paint;
 }
-
-// The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to each
-// lane's point (qx, qy); the first nearest wins.
-static profile_lanes nearest_values(const float *segments, int count, profile_lanes qx, profile_lanes qy) {
-  profile_lanes best = profile_splat(INFINITY);
-  profile_lanes value = profile_splat(count > 0 ? segments[2] : 1.0f);
-  for (int k = 0; k < count; k++) {
-    const float *s = segments + 6 * k;
-    float dx = s[3] - s[0];
-    float dy = s[4] - s[1];
-    float len2 = dx * dx + dy * dy;
-    profile_lanes t = profile_splat(0.0f);
-    if (len2 > 0.0f) {
-      t = ((qx - profile_splat(s[0])) * profile_splat(dx) + (qy - profile_splat(s[1])) * profile_splat(dy)) /
-          profile_splat(len2);
-    }
-    // clamp01, lane by lane (NaN kept, as v < 0 and v > 1 are both false for it).
-    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
-                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
-    profile_lanes ex = profile_splat(s[0]) + profile_splat(dx) * t - qx;
-    profile_lanes ey = profile_splat(s[1]) + profile_splat(dy) * t - qy;
-    profile_lanes d2 = ex * ex + ey * ey;
-    profile_mask nearer = d2 < best;
-    best = profile_select(nearer, d2, best);
-    value = profile_select(nearer, profile_splat(s[2]) + profile_splat(s[5] - s[2]) * t, value);
-  }
-  return value;
-}
-
-// Distance from (qx, qy) to the segment from (ax, ay) to (bx, by).
-static float distance_to_segment(float qx, float qy, float ax, float ay, float bx, float by) {
-  float dx = bx - ax, dy = by - ay;
-  float len2 = dx * dx + dy * dy;
-  float t = len2 > 0.0f ? clamp01(((qx - ax) * dx + (qy - ay) * dy) / len2) : 0.0f;
-  float ex = ax + dx * t - qx, ey = ay + dy * t - qy;
-  return sqrtf(ex * ex + ey * ey);
-}
-
-// The segments that may be the nearest to some pixel center of the block [px, px + size)² (pixel
-// coordinates), copied in order to `kept`; returns how many. Every center lies within h (half
-// the centers' diagonal) of the block's middle c, so a segment's distance to any center is within
-// h of its distance d to c: one with d − h beyond the least d + h of the others is farther from
-// every center than that one and never wins the search, which keeps the first of equals, so the
-// values come out the same. Each distance is widened by 10⁻³ of itself and 10⁻⁵ of the largest
-// coordinate, against rounding. The Swift side prunes per tile with corner distances
-// (`PaintKernels.keepPossiblyNearest`); within a tile, an 8 × 8 block leaves a pencil's segments
-// within 10 px beyond its nearest instead of a tile's diagonal, for one distance a segment.
-static int keep_possibly_nearest(const float *segments, int count, float px, float py, float size,
-                                 float *kept, float *distances) {
-  const float cx = px + 0.5f * size, cy = py + 0.5f * size;
-  const float h = (size - 1.0f) * 0.70710678f * 1.001f;
-  const float block_magnitude = fabsf(cx) + fabsf(cy) + size;
-  float bound = INFINITY;
-  for (int k = 0; k < count; k++) {
-    const float *s = segments + 6 * k;
-    float magnitude = block_magnitude + fabsf(s[0]) + fabsf(s[1]) + fabsf(s[3]) + fabsf(s[4]);
-    float d = distance_to_segment(cx, cy, s[0], s[1], s[3], s[4]);
-    distances[k] = d;
-    float farthest = d * 1.001f + h + magnitude * 1e-5f;
-    bound = farthest < bound ? farthest : bound;
-  }
-  int n = 0;
-  for (int k = 0; k < count; k++) {
-    const float *s = segments + 6 * k;
-    float magnitude = block_magnitude + fabsf(s[0]) + fabsf(s[1]) + fabsf(s[3]) + fabsf(s[4]);
-    float nearest = distances[k] * 0.999f - h - magnitude * 1e-5f;
-    // A distance that is not a number keeps its segment, and so does every one when the bound is
-    // not finite. The first is always kept: the search starts from its value, which stands where
-    // no distance is below infinity (all overflowing), as in the search over every segment.
-    if (k > 0 && nearest > bound) continue;
-    __builtin_memcpy(kept + 6 * n, s, 6 * sizeof(float));
-    n++;
-  }
-  return n;
-}
-
-// Searched 8 × 8 pixels at a time with the segments that may win there, when a tile has more
-// than PROFILE_FEW of them and at most PROFILE_MANY (a stack buffer's worth; more are searched
-// whole).
-#define PROFILE_BLOCK 8
-#define PROFILE_FEW 4
-#define PROFILE_MANY 512
-
-// Calls `apply(coverage lanes, values)` for every group of four rows of the block [bx, bx + size)
-// × [by, by + size) of the tile in which some pixel's coverage is not at or below 0 (NaN
-// included, as the scalar loop's skip), with the profile's value at each of its pixels; pixels at
-// or below 0 keep their coverage.
-#define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, size, segments, count, apply)                  \
-  for (int x = (bx); x < (bx) + (size); x++) {                                                            \
-    const profile_lanes qx = profile_splat((float)(x0 + x) + 0.5f);                                       \
-    for (int y = (by); y < (by) + (size); y += PROFILE_LANES) {                                           \
-      float *cell = (coverage) + x * T + y;                                                               \
-      profile_lanes m;                                                                                    \
-      __builtin_memcpy(&m, cell, sizeof m);                                                               \
-      profile_mask covered = ~(m <= profile_splat(0.0f));                                                 \
-      if (!(covered[0] | covered[1] | covered[2] | covered[3])) continue;                                 \
-      profile_lanes qy = {(float)(y0 + y) + 0.5f, (float)(y0 + y + 1) + 0.5f, (float)(y0 + y + 2) + 0.5f, \
-                          (float)(y0 + y + 3) + 0.5f};                                                    \
-      profile_lanes value = nearest_values(segments, count, qx, qy);                                      \
-      profile_lanes result = apply;                                                                       \
-      m = profile_select(covered, result, m);                                                             \
-      __builtin_memcpy(cell, &m, sizeof m);                                                               \
-    }                                                                                                     \
-  }
-
-// Whether any pixel of the block has coverage not at or below 0.
-static int block_has_coverage(const float *coverage, int bx, int by) {
-  for (int x = bx; x < bx + PROFILE_BLOCK; x++) {
-    for (int y = by; y < by + PROFILE_BLOCK; y++) {
-      if (!(coverage[x * T + y] <= 0.0f)) return 1;
-    }
-  }
-  return 0;
-}
-
-// The tile, whole or block by block with each block's own segments.
-#define FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, apply)                                 \
-  if ((count) <= PROFILE_FEW || (count) > PROFILE_MANY) {                                                 \
-    FOR_EACH_PROFILED_GROUP(coverage, x0, y0, 0, 0, T, segments, count, apply)                            \
-  } else {                                                                                                \
-    float kept[6 * PROFILE_MANY], distances[PROFILE_MANY];                                                \
-    for (int bx = 0; bx < T; bx += PROFILE_BLOCK) {                                                       \
-      for (int by = 0; by < T; by += PROFILE_BLOCK) {                                                     \
-        if (!block_has_coverage(coverage, bx, by)) continue;                                              \
-        int n = keep_possibly_nearest(segments, count, (float)(x0 + bx), (float)(y0 + by),                \
-                                      (float)PROFILE_BLOCK, kept, distances);                             \
-        FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, PROFILE_BLOCK, kept, n, apply)                  \
-      }                                                                                                   \
-    }                                                                                                     \
-  }
 
 void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count) {
-  // m' = m · α(nearest point of the stroke's spine)
-  FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, m * value)
-}
-
-static inline profile_lanes threshold_lanes(profile_lanes m, profile_lanes t) {
-  // m' = max(m − t, 0) / (1 − t), with t the threshold at the nearest spine point; t ≥ 1: 0
-  profile_lanes d = m - t;
-  profile_lanes scaled = d / (profile_splat(1.0f) - t);
-  scaled = profile_select(scaled < profile_splat(0.0f), profile_splat(0.0f),
-                          profile_select(scaled > profile_splat(1.0f), profile_splat(1.0f), scaled));
-  return profile_select((d > profile_splat(0.0f)) & (t < profile_splat(1.0f)), scaled, profile_splat(0.0f));
+  inkwell_paint_kernels_for(inkwell_simd_selected())->profile(coverage, x0, y0, segments, count);
 }
 
 void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
                                      int count) {
-  FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, threshold_lanes(m, value))
+  inkwell_paint_kernels_for(inkwell_simd_selected())->threshold_profile(coverage, x0, y0, segments, count);
 }
 
 void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]) {

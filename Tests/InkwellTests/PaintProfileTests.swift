@@ -58,8 +58,13 @@ struct PaintProfileTests {
     #expect(dropped > total / 4, "\(dropped) of \(total) dropped")
   }
 
-  @Test("the C profile and threshold profile, by blocks and four rows at a time, equal their scalar twins")
-  func kernelsMatchReference() {
+  @Test(
+    "the C profile and threshold profile, by blocks and at every level's width, equal their scalar twins",
+    arguments: [
+      INKWELL_SIMD_SCALAR, INKWELL_SIMD_SSE2, INKWELL_SIMD_AVX2, INKWELL_SIMD_AVX512, INKWELL_SIMD_NEON,
+    ])
+  func kernelsMatchReference(level: inkwell_simd_level) {
+    guard let kernels = inkwell_paint_kernels_for(level)?.pointee else { return }
     var random = SeededGenerator(seed: 91)
     for round in 0..<300 {
       let x0 = 32 * Int.random(in: -2...20, using: &random)
@@ -102,12 +107,8 @@ struct PaintProfileTests {
         var reference = coverage
         segments.withUnsafeBufferPointer { list in
           native.withUnsafeMutableBufferPointer { tile in
-            if threshold {
-              inkwell_paint_threshold_profile(
-                tile.baseAddress!, Int32(x0), Int32(y0), list.baseAddress!, Int32(n))
-            } else {
-              inkwell_paint_profile(tile.baseAddress!, Int32(x0), Int32(y0), list.baseAddress!, Int32(n))
-            }
+            let search = threshold ? kernels.threshold_profile : kernels.profile
+            search?(tile.baseAddress!, Int32(x0), Int32(y0), list.baseAddress!, Int32(n))
           }
           reference.withUnsafeMutableBufferPointer { tile in
             if threshold {
