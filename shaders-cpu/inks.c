@@ -10,9 +10,10 @@
 // view), hashed from the lattice point and the stroke's seed: it moves and scales with the drawing
 // and never depends on tiles, threads or time. Every function has a scalar Swift twin in
 // Sources/InkwellRender/Paint/PaintReference.swift, operation for operation; the profile's search
-// (profile_lanes.h, instantiated here at 4 lanes and in inks_avx2.c at 8) also leaves out, block
-// by block, segments that cannot be the nearest, which the twin searches anyway, and the tests
-// hold every width to the same bits.
+// also leaves out, block
+// by block, segments that cannot be the nearest, which the twin searches anyway. Grain and the
+// profile's search are written once over a vector width (paint_lanes.h), instantiated here at 4
+// lanes and in inks_avx2.c at 8; the tests hold every width to the same bits.
 
 #include "kernels_internal.h"
 
@@ -24,115 +25,23 @@
 
 static inline float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
-// Grain runs four rows of a column at a time, each lane doing the operations of its scalar twin
-// (`PaintReference.grain`) in their order (no contraction in this file): the same floats, for
-// every pixel whose coverage is above 0; the others keep theirs. Two value noises of four hashes
-// each, a pixel at a time, had been about a third of a watercolor thumbnail's instructions.
-// Lattice coordinates are clamped to ±10⁹, so that the conversion to int32 is always defined; the
-// floor is the truncation, one lower where that lies above: `floorf` on the clamped range, where
-// every float of 2^23 or more is whole (it can differ in the sign of a zero, which no weight or
-// lattice index sees).
-typedef float grain_lanes __attribute__((vector_size(16)));
-typedef int32_t grain_ints __attribute__((vector_size(16)));
-typedef uint32_t grain_words __attribute__((vector_size(16)));
+// The vector paint stages at 4 lanes (paint_lanes.h), the width every build has; the selected
+// level picks them or inks_avx2.c's 8 lanes.
+#undef T
+#define PAINT_LANES 4
+#define PAINT_KERNEL(name) inkwell_lanes4_##name
+#define PAINT_LINKAGE static
+#include "paint_lanes.h"
+#define T INKWELL_TILE
 
-static inline grain_lanes grain_splat(float v) { return (grain_lanes){v, v, v, v}; }
-
-static inline grain_lanes grain_select(grain_ints mask, grain_lanes a, grain_lanes b) {
-  return (grain_lanes)((mask & (grain_ints)a) | (~mask & (grain_ints)b));
-}
-
-static inline grain_lanes grain_clamp01(grain_lanes v) {
-  grain_lanes zero = grain_splat(0.0f), one = grain_splat(1.0f);
-  return grain_select(v < zero, zero, grain_select(v > one, one, v));
-}
-
-static inline grain_words grain_hash_lanes(grain_ints x, grain_ints y, uint32_t seed) {
-  grain_words h = (grain_words){seed, seed, seed, seed} * 0x9E3779B9u;
-  h ^= (grain_words)x * 0x85EBCA6Bu;
-  h ^= (grain_words)y * 0xC2B2AE35u;
-  h ^= h >> 16;
-  h *= 0x7FEB352Du;
-  h ^= h >> 15;
-  h *= 0x846CA68Bu;
-  h ^= h >> 16;
-  return h;
-}
-
-static inline grain_lanes grain_lattice_floor(grain_lanes u) {
-  grain_lanes low = grain_splat(-1.0e9f), high = grain_splat(1.0e9f);
-  grain_lanes c = grain_select(u < low, low, grain_select(u > high, high, u));
-  grain_lanes t = __builtin_convertvector(__builtin_convertvector(c, grain_ints), grain_lanes);
-  return grain_select(t > c, t - grain_splat(1.0f), t);
-}
-
-static inline grain_lanes grain_noise_lanes(grain_lanes u, grain_lanes v, uint32_t seed) {
-  grain_lanes fu = grain_lattice_floor(u);
-  grain_lanes fv = grain_lattice_floor(v);
-  grain_ints iu = __builtin_convertvector(fu, grain_ints);
-  grain_ints iv = __builtin_convertvector(fv, grain_ints);
-  grain_lanes tu = grain_clamp01(u - fu);
-  grain_lanes tv = grain_clamp01(v - fv);
-  grain_lanes su = tu * tu * (grain_splat(3.0f) - grain_splat(2.0f) * tu);
-  grain_lanes sv = tv * tv * (grain_splat(3.0f) - grain_splat(2.0f) * tv);
-  const grain_lanes scale = grain_splat(1.0f / 16777216.0f);
-  grain_ints one = (grain_ints){1, 1, 1, 1};
-  // Below 2^24 after the shift: the conversion through int32 is exact.
-  grain_lanes n00 = __builtin_convertvector((grain_ints)(grain_hash_lanes(iu, iv, seed) >> 8), grain_lanes) * scale;
-  grain_lanes n10 =
-      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu + one, iv, seed) >> 8), grain_lanes) * scale;
-  grain_lanes n01 =
-      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu, iv + one, seed) >> 8), grain_lanes) * scale;
-  grain_lanes n11 =
-      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu + one, iv + one, seed) >> 8), grain_lanes) * scale;
-  grain_lanes top = n00 + (n10 - n00) * su;
-  grain_lanes bottom = n01 + (n11 - n01) * su;
-  return top + (bottom - top) * sv;
-}
-
-// One lane of the above: the hash and the noise that `PaintReference` holds the grain to.
+// One lane of the grain's 4-lane form: the hash and the noise that `PaintReference` holds the
+// grain to.
 uint32_t inkwell_grain_hash(int32_t x, int32_t y, uint32_t seed) {
-  return grain_hash_lanes((grain_ints){x, x, x, x}, (grain_ints){y, y, y, y}, seed)[0];
+  return grain_hash_lanes((grain_ints){0} + x, (grain_ints){0} + y, seed)[0];
 }
 
 float inkwell_value_noise(float u, float v, uint32_t seed) {
   return grain_noise_lanes(grain_splat(u), grain_splat(v), seed)[0];
-}
-
-void inkwell_paint_grain(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
-                         const float params[4]) {
-  const float bite = params[0], depth = params[1], octave = params[2], weight = params[3],
-              contrast = params[4], gain = params[5];
-  const uint32_t seed2 = seed ^ 0x5BD1E995u;
-  const grain_lanes zero = grain_splat(0.0f), one = grain_splat(1.0f);
-  for (int x = 0; x < T; x++) {
-    float px = (float)(x0 + x) + 0.5f;
-    for (int y = 0; y < T; y += 4) {
-      float *cell = coverage + x * T + y;
-      grain_lanes mk;
-      __builtin_memcpy(&mk, cell, sizeof mk);
-      grain_ints keep = mk <= zero;
-      if (keep[0] & keep[1] & keep[2] & keep[3]) continue;
-      // (float)(y0 + y + k) + 0.5f for each lane k, as the scalar loop converts each row.
-      grain_lanes py = __builtin_convertvector((grain_ints){y0 + y, y0 + y + 1, y0 + y + 2, y0 + y + 3},
-                                               grain_lanes) + grain_splat(0.5f);
-      grain_lanes u = grain_splat(m[0] * px) + grain_splat(m[2]) * py + grain_splat(m[4]);
-      grain_lanes v = grain_splat(m[1] * px) + grain_splat(m[3]) * py + grain_splat(m[5]);
-      grain_lanes n1 = grain_noise_lanes(u, v, seed);
-      grain_lanes n2 = grain_noise_lanes(u * grain_splat(octave) + grain_splat(17.31f),
-                                         v * grain_splat(octave) + grain_splat(5.77f), seed2);
-      // n = clamp(½ + (n1·(1 − w) + n2·w − ½)·contrast)
-      grain_lanes n = grain_clamp01(grain_splat(0.5f) + (n1 * grain_splat(1.0f - weight) +
-                                                         n2 * grain_splat(weight) - grain_splat(0.5f)) *
-                                                            grain_splat(contrast));
-      // m' = clamp((m − bite·(1 − n))·gain) · (1 − depth·(1 − n)): the bite eats thin coverage
-      // at the edges (broken edges) and flecks the interior, the depth shades it (tooth).
-      grain_lanes bitten = grain_clamp01((mk - grain_splat(bite) * (one - n)) * grain_splat(gain));
-      grain_lanes result = bitten * (one - grain_splat(depth) * (one - n));
-      result = grain_select(keep, mk, result);
-      __builtin_memcpy(cell, &result, sizeof result);
-    }
-  }
 }
 
 void inkwell_paint_threshold(float *coverage, float threshold, float inverse_span) {
@@ -143,22 +52,15 @@ void inkwell_paint_threshold(float *coverage, float threshold, float inverse_spa
   }
 }
 
-// The profile's search at 4 lanes (profile_lanes.h), the width every build has; the selected level
-// picks it or inks_avx2.c's 8 lanes.
-#undef T
-#define PROFILE_LANES 4
-#define PROFILE_KERNEL(name) inkwell_lanes4_##name
-#define PROFILE_LINKAGE static
-#include "profile_lanes.h"
-#define T INKWELL_TILE
-
 static const inkwell_paint_table lanes4_paint = {
+    .grain = inkwell_lanes4_paint_grain,
     .profile = inkwell_lanes4_paint_profile,
     .threshold_profile = inkwell_lanes4_paint_threshold_profile,
 };
 
 #if defined(__x86_64__)
 static const inkwell_paint_table avx2_paint = {
+    .grain = inkwell_avx2_paint_grain,
     .profile = inkwell_avx2_paint_profile,
     .threshold_profile = inkwell_avx2_paint_threshold_profile,
 };
@@ -170,6 +72,11 @@ const inkwell_paint_table *inkwell_paint_kernels_for(inkwell_simd_level level) {
   if (level == INKWELL_SIMD_AVX2 || level == INKWELL_SIMD_AVX512) return &avx2_paint;
 #endif
   return &lanes4_paint;
+}
+
+void inkwell_paint_grain(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
+                         const float params[4]) {
+  inkwell_paint_kernels_for(inkwell_simd_selected())->grain(coverage, x0, y0, m, seed, params);
 }
 
 void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count) {
@@ -192,7 +99,7 @@ void inkwell_composite_multiply(float *tile, const float *coverage, const float 
   // finite colors and a tile free of −0 and NaN, the rasterizer's contract), so the group is
   // skipped: a marker stroke covers a small part of most tiles it reaches, and the whole tile
   // had been a sixth of a marker thumbnail's render.
-  for (int i = 0; i < INKWELL_TILE_PIXELS; i += PROFILE_LANES) {
+  for (int i = 0; i < INKWELL_TILE_PIXELS; i += PAINT_LANES) {
     profile_lanes m;
     __builtin_memcpy(&m, coverage + i, sizeof m);
     profile_mask touched = m != profile_splat(0.0f);

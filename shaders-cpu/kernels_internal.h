@@ -92,7 +92,9 @@ INKWELL_HIDDEN int inkwell_avx2_resolve_srgb8_dithered(const float *tile, const 
                                                        int origin_x, int origin_y, int dither, uint32_t blocks,
                                                        const uint8_t *clean, intptr_t clean_stride, uint8_t *out,
                                                        intptr_t out_stride);
-// The alpha profile's search at 8 lanes (inks_avx2.c).
+// Grain and the alpha profile's search at 8 lanes (inks_avx2.c).
+INKWELL_HIDDEN void inkwell_avx2_paint_grain(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
+                                             const float params[4]);
 INKWELL_HIDDEN void inkwell_avx2_paint_profile(float *coverage, int x0, int y0, const float *segments, int count);
 INKWELL_HIDDEN void inkwell_avx2_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
                                                          int count);

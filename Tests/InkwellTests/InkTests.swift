@@ -436,8 +436,13 @@ struct InkTests {
     }
   }
 
-  @Test("grain over a tile: C and Swift agree bit for bit, whatever the coverage")
-  func grainTilesMatch() {
+  @Test(
+    "grain over a tile: C at every level's width and Swift agree bit for bit, whatever the coverage",
+    arguments: [
+      INKWELL_SIMD_SCALAR, INKWELL_SIMD_SSE2, INKWELL_SIMD_AVX2, INKWELL_SIMD_AVX512, INKWELL_SIMD_NEON,
+    ])
+  func grainTilesMatch(level: inkwell_simd_level) {
+    guard let grain = inkwell_paint_kernels_for(level)?.pointee.grain else { return }
     // Four rows at a time in C: coverage at, below and above 0 (and NaN) in every lane, lattices
     // from fine to far out (the floor's clamp at ±10⁹), tiles anywhere on the page.
     var rng = SeededGenerator(seed: 11)
@@ -453,8 +458,8 @@ struct InkTests {
         }
       }
       if trial % 3 == 0 {
-        // Whole groups of four without coverage, which C skips.
-        for i in stride(from: 0, to: coverage.count, by: 8) { for k in 0..<4 { coverage[i + k] = 0 } }
+        // Whole groups of four and of eight without coverage, which C skips.
+        for i in stride(from: 0, to: coverage.count, by: 16) { for k in 0..<8 { coverage[i + k] = 0 } }
       }
       let reach: Float = trial % 7 == 0 ? 1e7 : 10
       let matrix = (0..<6).map { _ in rng.float(-reach...reach) }
@@ -467,7 +472,7 @@ struct InkTests {
       let y0 = Int.random(in: -40...40, using: &rng) * tile
       var native = coverage
       var reference = coverage
-      inkwell_paint_grain(&native, Int32(x0), Int32(y0), matrix, seed, parameters)
+      grain(&native, Int32(x0), Int32(y0), matrix, seed, parameters)
       PaintReference.grain(
         coverage: &reference, x0: x0, y0: y0, matrix: matrix, seed: seed, parameters: parameters)
       #expect(

@@ -330,7 +330,6 @@ void inkwell_paint_threshold(float *coverage, float threshold, float inverse_spa
 
 /// Alpha profile: m' = m · α, where α is interpolated along the nearest of `count` segments
 /// (6 floats each: ax, ay, αa, bx, by, αb, pixels) to the pixel center; the first nearest wins.
-/// The selected level's search (see `inkwell_paint_kernels_for`).
 void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segments, int count);
 
 /// Threshold along the spine: t interpolated along the nearest segment (as for the profile, the
@@ -338,14 +337,17 @@ void inkwell_paint_profile(float *coverage, int x0, int y0, const float *segment
 void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const float *segments,
                                      int count);
 
-/// The profile searches of one level: 8 lanes for avx2 and avx512, 4 for the others (the scalar
-/// level included: the search has no scalar C form; `PaintReference` is its scalar twin).
+/// The vector paint stages of one level: 8 lanes for avx2 and avx512, 4 for the others (the scalar
+/// level included: they have no scalar C form; `PaintReference` is their scalar twin).
+/// `inkwell_paint_grain`, `inkwell_paint_profile` and `inkwell_paint_threshold_profile` run the
+/// selected level's.
 typedef struct {
+  void (*grain)(float *coverage, int x0, int y0, const float m[6], uint32_t seed, const float params[4]);
   void (*profile)(float *coverage, int x0, int y0, const float *segments, int count);
   void (*threshold_profile)(float *coverage, int x0, int y0, const float *segments, int count);
 } inkwell_paint_table;
 
-/// The profile searches of `level`, or NULL when this machine cannot run it.
+/// The vector paint stages of `level`, or NULL when this machine cannot run it.
 const inkwell_paint_table *inkwell_paint_kernels_for(inkwell_simd_level level);
 
 /// Multiply of a premultiplied color through a coverage mask (the marker's blend), with

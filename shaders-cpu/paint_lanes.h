@@ -1,15 +1,13 @@
-// The alpha profile's nearest-segment search, written once over clang vector types of
-// PROFILE_LANES floats and included by inks.c (4 lanes: SSE2 on x86-64, NEON on arm64, both always
+// The paint stages that run a vector of pixels at a time, written once over clang vector types of
+// PAINT_LANES floats and included by inks.c (4 lanes: SSE2 on x86-64, NEON on arm64, both always
 // there) and inks_avx2.c (8 lanes, compiled for AVX2 function by function and used when the
 // selected level is avx2 or avx512), each of which first defines:
-//   PROFILE_LANES          4 or 8
-//   PROFILE_KERNEL(name)   the level's name for an entry point, e.g. inkwell_avx2_##name
-//   PROFILE_LINKAGE        the entry points' linkage (static, or INKWELL_HIDDEN for another file)
+//   PAINT_LANES          4 or 8
+//   PAINT_KERNEL(name)   the level's name for an entry point, e.g. inkwell_avx2_##name
+//   PAINT_LINKAGE        the entry points' linkage (static, or INKWELL_HIDDEN for another file)
 //
-// The search runs PROFILE_LANES rows of a column at a time: every lane does the scalar search's
-// operations in its order (no contraction in these files), so the floats, and the first nearest
-// winning, are the same at every width. A profile's search was most of a pencil page's render
-// (59 % of the samples of the mypaint example drawn in pencil at scale 2).
+// Every lane does its scalar twin's operations (Sources/InkwellRender/Paint/PaintReference.swift)
+// in their order (no contraction in these files), so the floats are the same at every width.
 
 #include "InkwellKernels.h"
 
@@ -20,8 +18,8 @@
 
 #define T INKWELL_TILE
 
-typedef float profile_lanes __attribute__((vector_size(PROFILE_LANES * 4)));
-typedef int32_t profile_mask __attribute__((vector_size(PROFILE_LANES * 4)));
+typedef float profile_lanes __attribute__((vector_size(PAINT_LANES * 4)));
+typedef int32_t profile_mask __attribute__((vector_size(PAINT_LANES * 4)));
 
 static inline profile_lanes profile_splat(float v) { return (profile_lanes){0} + v; }
 
@@ -30,8 +28,8 @@ static inline profile_lanes profile_select(profile_mask mask, profile_lanes a, p
 }
 
 // Lane k's pixel-center coordinate (float)(first + k) + 0.5, as the scalar loop converts it.
-static inline profile_lanes profile_centers(int first) {
-#if PROFILE_LANES == 8
+static inline profile_lanes paint_centers(int first) {
+#if PAINT_LANES == 8
   const profile_mask lane = {0, 1, 2, 3, 4, 5, 6, 7};
 #else
   const profile_mask lane = {0, 1, 2, 3};
@@ -39,6 +37,110 @@ static inline profile_lanes profile_centers(int first) {
   return __builtin_convertvector(lane + first, profile_lanes) + profile_splat(0.5f);
 }
 
+// Grain runs PAINT_LANES rows of a column at a time, each lane doing the operations of its scalar twin
+// (`PaintReference.grain`) in their order (no contraction in this file): the same floats, for
+// every pixel whose coverage is above 0; the others keep theirs. Two value noises of four hashes
+// each, a pixel at a time, had been about a third of a watercolor thumbnail's instructions.
+// Lattice coordinates are clamped to ±10⁹, so that the conversion to int32 is always defined; the
+// floor is the truncation, one lower where that lies above: `floorf` on the clamped range, where
+// every float of 2^23 or more is whole (it can differ in the sign of a zero, which no weight or
+// lattice index sees).
+typedef float grain_lanes __attribute__((vector_size(PAINT_LANES * 4)));
+typedef int32_t grain_ints __attribute__((vector_size(PAINT_LANES * 4)));
+typedef uint32_t grain_words __attribute__((vector_size(PAINT_LANES * 4)));
+
+static inline grain_lanes grain_splat(float v) { return (grain_lanes){0} + v; }
+
+static inline grain_lanes grain_select(grain_ints mask, grain_lanes a, grain_lanes b) {
+  return (grain_lanes)((mask & (grain_ints)a) | (~mask & (grain_ints)b));
+}
+
+static inline grain_lanes grain_clamp01(grain_lanes v) {
+  grain_lanes zero = grain_splat(0.0f), one = grain_splat(1.0f);
+  return grain_select(v < zero, zero, grain_select(v > one, one, v));
+}
+
+static inline grain_words grain_hash_lanes(grain_ints x, grain_ints y, uint32_t seed) {
+  grain_words h = ((grain_words){0} + seed) * 0x9E3779B9u;
+  h ^= (grain_words)x * 0x85EBCA6Bu;
+  h ^= (grain_words)y * 0xC2B2AE35u;
+  h ^= h >> 16;
+  h *= 0x7FEB352Du;
+  h ^= h >> 15;
+  h *= 0x846CA68Bu;
+  h ^= h >> 16;
+  return h;
+}
+
+static inline grain_lanes grain_lattice_floor(grain_lanes u) {
+  grain_lanes low = grain_splat(-1.0e9f), high = grain_splat(1.0e9f);
+  grain_lanes c = grain_select(u < low, low, grain_select(u > high, high, u));
+  grain_lanes t = __builtin_convertvector(__builtin_convertvector(c, grain_ints), grain_lanes);
+  return grain_select(t > c, t - grain_splat(1.0f), t);
+}
+
+static inline grain_lanes grain_noise_lanes(grain_lanes u, grain_lanes v, uint32_t seed) {
+  grain_lanes fu = grain_lattice_floor(u);
+  grain_lanes fv = grain_lattice_floor(v);
+  grain_ints iu = __builtin_convertvector(fu, grain_ints);
+  grain_ints iv = __builtin_convertvector(fv, grain_ints);
+  grain_lanes tu = grain_clamp01(u - fu);
+  grain_lanes tv = grain_clamp01(v - fv);
+  grain_lanes su = tu * tu * (grain_splat(3.0f) - grain_splat(2.0f) * tu);
+  grain_lanes sv = tv * tv * (grain_splat(3.0f) - grain_splat(2.0f) * tv);
+  const grain_lanes scale = grain_splat(1.0f / 16777216.0f);
+  grain_ints one = (grain_ints){0} + 1;
+  // Below 2^24 after the shift: the conversion through int32 is exact.
+  grain_lanes n00 = __builtin_convertvector((grain_ints)(grain_hash_lanes(iu, iv, seed) >> 8), grain_lanes) * scale;
+  grain_lanes n10 =
+      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu + one, iv, seed) >> 8), grain_lanes) * scale;
+  grain_lanes n01 =
+      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu, iv + one, seed) >> 8), grain_lanes) * scale;
+  grain_lanes n11 =
+      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu + one, iv + one, seed) >> 8), grain_lanes) * scale;
+  grain_lanes top = n00 + (n10 - n00) * su;
+  grain_lanes bottom = n01 + (n11 - n01) * su;
+  return top + (bottom - top) * sv;
+}
+
+PAINT_LINKAGE void PAINT_KERNEL(paint_grain)(float *coverage, int x0, int y0, const float m[6], uint32_t seed,
+                         const float params[4]) {
+  const float bite = params[0], depth = params[1], octave = params[2], weight = params[3],
+              contrast = params[4], gain = params[5];
+  const uint32_t seed2 = seed ^ 0x5BD1E995u;
+  const grain_lanes zero = grain_splat(0.0f), one = grain_splat(1.0f);
+  for (int x = 0; x < T; x++) {
+    float px = (float)(x0 + x) + 0.5f;
+    for (int y = 0; y < T; y += PAINT_LANES) {
+      float *cell = coverage + x * T + y;
+      grain_lanes mk;
+      __builtin_memcpy(&mk, cell, sizeof mk);
+      grain_ints keep = mk <= zero;
+      if (__builtin_reduce_and(keep)) continue;
+      // (float)(y0 + y + k) + 0.5f for each lane k, as the scalar loop converts each row.
+      grain_lanes py = paint_centers(y0 + y);
+      grain_lanes u = grain_splat(m[0] * px) + grain_splat(m[2]) * py + grain_splat(m[4]);
+      grain_lanes v = grain_splat(m[1] * px) + grain_splat(m[3]) * py + grain_splat(m[5]);
+      grain_lanes n1 = grain_noise_lanes(u, v, seed);
+      grain_lanes n2 = grain_noise_lanes(u * grain_splat(octave) + grain_splat(17.31f),
+                                         v * grain_splat(octave) + grain_splat(5.77f), seed2);
+      // n = clamp(½ + (n1·(1 − w) + n2·w − ½)·contrast)
+      grain_lanes n = grain_clamp01(grain_splat(0.5f) + (n1 * grain_splat(1.0f - weight) +
+                                                         n2 * grain_splat(weight) - grain_splat(0.5f)) *
+                                                            grain_splat(contrast));
+      // m' = clamp((m − bite·(1 − n))·gain) · (1 − depth·(1 − n)): the bite eats thin coverage
+      // at the edges (broken edges) and flecks the interior, the depth shades it (tooth).
+      grain_lanes bitten = grain_clamp01((mk - grain_splat(bite) * (one - n)) * grain_splat(gain));
+      grain_lanes result = bitten * (one - grain_splat(depth) * (one - n));
+      result = grain_select(keep, mk, result);
+      __builtin_memcpy(cell, &result, sizeof result);
+    }
+  }
+}
+
+// The alpha profile's nearest-segment search runs PAINT_LANES rows of a column at a time; the
+// first nearest wins in every lane, as in the scalar search. A profile's search was most of a
+// pencil page's render (59 % of the samples of the mypaint example drawn in pencil at scale 2).
 static inline float profile_clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
 // The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to each
@@ -130,13 +232,13 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
 #define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, size, segments, count, apply)                  \
   for (int x = (bx); x < (bx) + (size); x++) {                                                            \
     const profile_lanes qx = profile_splat((float)(x0 + x) + 0.5f);                                       \
-    for (int y = (by); y < (by) + (size); y += PROFILE_LANES) {                                           \
+    for (int y = (by); y < (by) + (size); y += PAINT_LANES) {                                           \
       float *cell = (coverage) + x * T + y;                                                               \
       profile_lanes m;                                                                                    \
       __builtin_memcpy(&m, cell, sizeof m);                                                               \
       profile_mask covered = ~(m <= profile_splat(0.0f));                                                 \
       if (!__builtin_reduce_or(covered)) continue;                                                        \
-      profile_lanes qy = profile_centers(y0 + y);                                                         \
+      profile_lanes qy = paint_centers(y0 + y);                                                         \
       profile_lanes value = nearest_values(segments, count, qx, qy);                                      \
       profile_lanes result = apply;                                                                       \
       m = profile_select(covered, result, m);                                                             \
@@ -170,7 +272,7 @@ static int block_has_coverage(const float *coverage, int bx, int by) {
     }                                                                                                     \
   }
 
-PROFILE_LINKAGE void PROFILE_KERNEL(paint_profile)(float *coverage, int x0, int y0, const float *segments, int count) {
+PAINT_LINKAGE void PAINT_KERNEL(paint_profile)(float *coverage, int x0, int y0, const float *segments, int count) {
   // m' = m · α(nearest point of the stroke's spine)
   FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, m * value)
 }
@@ -184,7 +286,7 @@ static inline profile_lanes threshold_lanes(profile_lanes m, profile_lanes t) {
   return profile_select((d > profile_splat(0.0f)) & (t < profile_splat(1.0f)), scaled, profile_splat(0.0f));
 }
 
-PROFILE_LINKAGE void PROFILE_KERNEL(paint_threshold_profile)(float *coverage, int x0, int y0, const float *segments,
+PAINT_LINKAGE void PAINT_KERNEL(paint_threshold_profile)(float *coverage, int x0, int y0, const float *segments,
                                      int count) {
   FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, threshold_lanes(m, value))
 }
