@@ -463,7 +463,13 @@ static inline __attribute__((always_inline)) void composite_lanes(float *tile, i
 
 static void KERNEL(composite_mask)(float *tile, const float *coverage, const float color[4]) {
   const VF s[4] = {splat(color[0]), splat(color[1]), splat(color[2]), splat(color[3])};
-  for (int i = 0; i < P; i += LANES) composite_lanes(tile, i, load(coverage + i), s);
+  for (int i = 0; i < P; i += LANES) {
+    VF m = load(coverage + i);
+    // Where m = 0 the formula leaves Dc as it is (Sc·0 + Dc·1), so such groups are skipped: a
+    // painted stroke (pencil, crayon, watercolor) covers a small part of most tiles it reaches.
+    if (__builtin_reduce_or(m != splat(0.0f)) == 0) continue;
+    composite_lanes(tile, i, m, s);
+  }
 }
 
 static inline __attribute__((always_inline)) void fill_coverage_rule(float *tile, float *cells,

@@ -265,9 +265,16 @@ struct SIMDKernelTests {
     for round in 0..<6 {
       var tile = randomTile(&rng)
       var expected = tile
-      let coverage = (0..<pixels).map { _ in
+      var coverage = (0..<pixels).map { _ in
         let kind = Int.random(in: 0..<4, using: &rng)
         return kind == 0 ? 0 : (kind == 1 ? 1 : rng.float(0...1))
+      }
+      // Whole runs of 4, 8 and 16 pixels at +0 or −0 (which the vector levels skip), and runs
+      // that only negative coverage reaches (which they do not).
+      for start in stride(from: 0, to: pixels, by: 16) where Int.random(in: 0..<3, using: &rng) > 0 {
+        let length = [4, 8, 16][Int.random(in: 0..<3, using: &rng)]
+        let value: Float = [0, -0.0, -0.25][Int.random(in: 0..<3, using: &rng)]
+        for i in start..<(start + length) { coverage[i] = value }
       }
       let color = randomColor(&rng)
       kernels.compositeMask(&tile, coverage, color)
