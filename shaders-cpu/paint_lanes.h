@@ -37,10 +37,11 @@ static inline profile_lanes paint_centers(int first) {
   return __builtin_convertvector(lane + first, profile_lanes) + profile_splat(0.5f);
 }
 
-// Grain runs PAINT_LANES rows of a column at a time, each lane doing the operations of its scalar twin
-// (`PaintReference.grain`) in their order (no contraction in this file): the same floats, for
-// every pixel whose coverage is above 0; the others keep theirs. Two value noises of four hashes
-// each, a pixel at a time, had been about a third of a watercolor thumbnail's instructions.
+// Grain runs PAINT_LANES rows of a column at a time, each lane doing the operations of its scalar
+// twin (`PaintReference.grain`) in their order: the same floats, for every pixel whose coverage is
+// above 0; the others keep theirs. Two value noises of four hashes each, a pixel at a time, had
+// been about a third of a watercolor thumbnail's instructions; at 8 lanes (AVX2) the hash's 32-bit
+// multiplies take one instruction each, where SSE2 has none.
 // Lattice coordinates are clamped to ±10⁹, so that the conversion to int32 is always defined; the
 // floor is the truncation, one lower where that lies above: `floorf` on the clamped range, where
 // every float of 2^23 or more is whole (it can differ in the sign of a zero, which no weight or
@@ -145,7 +146,8 @@ static inline float profile_clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0
 
 // The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to each
 // lane's point (qx, qy); the first nearest wins.
-static inline __attribute__((always_inline)) profile_lanes nearest_values(const float *segments, int count, profile_lanes qx, profile_lanes qy) {
+static inline __attribute__((always_inline)) profile_lanes nearest_values(const float *segments, int count,
+                                                                         profile_lanes qx, profile_lanes qy) {
   profile_lanes best = profile_splat(INFINITY);
   profile_lanes value = profile_splat(count > 0 ? segments[2] : 1.0f);
   for (int k = 0; k < count; k++) {
@@ -272,7 +274,8 @@ static int block_has_coverage(const float *coverage, int bx, int by) {
     }                                                                                                     \
   }
 
-PAINT_LINKAGE void PAINT_KERNEL(paint_profile)(float *coverage, int x0, int y0, const float *segments, int count) {
+PAINT_LINKAGE void PAINT_KERNEL(paint_profile)(float *coverage, int x0, int y0, const float *segments,
+                                               int count) {
   // m' = m · α(nearest point of the stroke's spine)
   FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, m * value)
 }
@@ -286,8 +289,8 @@ static inline profile_lanes threshold_lanes(profile_lanes m, profile_lanes t) {
   return profile_select((d > profile_splat(0.0f)) & (t < profile_splat(1.0f)), scaled, profile_splat(0.0f));
 }
 
-PAINT_LINKAGE void PAINT_KERNEL(paint_threshold_profile)(float *coverage, int x0, int y0, const float *segments,
-                                     int count) {
+PAINT_LINKAGE void PAINT_KERNEL(paint_threshold_profile)(float *coverage, int x0, int y0,
+                                                         const float *segments, int count) {
   FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, threshold_lanes(m, value))
 }
 
