@@ -125,4 +125,54 @@ struct PaintProfileTests {
       }
     }
   }
+
+  @Test("a long spine's runs leave out only segments that miss the tile, NaN and far-out points included")
+  func runsKeepEveryNearbySegment() {
+    var random = SeededGenerator(seed: 92)
+    for round in 0..<60 {
+      var points: [Point] = []
+      var p = Point(
+        x: Float.random(in: 0...600, using: &random), y: Float.random(in: 0...600, using: &random))
+      for _ in 0..<Int.random(in: 40...400, using: &random) {
+        points.append(p)
+        p = Point(
+          x: p.x + Float.random(in: -9...9, using: &random), y: p.y + Float.random(in: -9...9, using: &random)
+        )
+      }
+      if round % 3 == 0 { points[Int.random(in: 0..<points.count, using: &random)].y = .nan }
+      if round % 4 == 0 { points[Int.random(in: 0..<points.count, using: &random)].x = 1e30 }
+      let alphas = points.map { _ in Float.random(in: 0...1, using: &random) }
+      let reach: Float = round % 5 == 0 ? 40 : 3
+      let profile = AlphaProfile(points: points, alphas: alphas, reach: reach)
+      for _ in 0..<30 {
+        let x0 = 32 * Int.random(in: -1...20, using: &random)
+        let y0 = 32 * Int.random(in: -1...20, using: &random)
+        var found: [Float] = []
+        PaintKernels.native.nearbySegments(profile, x0: x0, y0: y0, size: 32, into: &found)
+        // Every segment tested on its own, as the search did before runs.
+        let r = reach + 1
+        let (minX, minY) = (Float(x0) - r, Float(y0) - r)
+        let (maxX, maxY) = (Float(x0 + 32) + r, Float(y0 + 32) + r)
+        var expected: [Float] = []
+        var all: [Float] = []
+        for k in 0..<(points.count - 1) {
+          let (s, e) = (points[k], points[k + 1])
+          let segment = [s.x, s.y, alphas[k], e.x, e.y, alphas[k + 1]]
+          all += segment
+          if Swift.max(s.x, e.x) < minX || Swift.min(s.x, e.x) > maxX || Swift.max(s.y, e.y) < minY
+            || Swift.min(s.y, e.y) > maxY
+          {
+            continue
+          }
+          expected += segment
+        }
+        if expected.isEmpty { expected = all }
+        if expected.count > 6 * PaintKernels.segmentsPrunedPerBlockOnly || !(reach <= 32) {
+          PaintKernels.keepPossiblyNearest(&expected, x0: x0, y0: y0, size: 32)
+        }
+        #expect(
+          found.map(\.bitPattern) == expected.map(\.bitPattern), "round \(round), tile (\(x0), \(y0))")
+      }
+    }
+  }
 }

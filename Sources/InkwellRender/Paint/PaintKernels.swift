@@ -95,15 +95,27 @@ public struct PaintKernels: Sendable {
       out.append(a[k + 1])
     }
     out.reserveCapacity(6 * (p.count - 1))
-    for k in 0..<(p.count - 1) {
-      let s = p[k]
-      let e = p[k + 1]
-      if Swift.max(s.x, e.x) < minX || Swift.min(s.x, e.x) > maxX || Swift.max(s.y, e.y) < minY
-        || Swift.min(s.y, e.y) > maxY
+    let runs = profile.runBounds
+    // Without runs, one run of every segment.
+    let perRun = runs.isEmpty ? p.count - 1 : AlphaProfile.segmentsPerRun
+    for run in 0..<(runs.isEmpty ? 1 : runs.count / 4) {
+      // A run whose points all lie beyond one side holds no segment that reaches the tile.
+      if !runs.isEmpty,
+        runs[4 * run + 2] < minX || runs[4 * run] > maxX || runs[4 * run + 3] < minY
+          || runs[4 * run + 1] > maxY
       {
         continue
       }
-      append(k)
+      for k in (run * perRun)..<Swift.min((run + 1) * perRun, p.count - 1) {
+        let s = p[k]
+        let e = p[k + 1]
+        if Swift.max(s.x, e.x) < minX || Swift.min(s.x, e.x) > maxX || Swift.max(s.y, e.y) < minY
+          || Swift.min(s.y, e.y) > maxY
+        {
+          continue
+        }
+        append(k)
+      }
     }
     if out.isEmpty {
       for k in 0..<(p.count - 1) { append(k) }
