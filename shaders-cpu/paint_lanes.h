@@ -173,6 +173,44 @@ static inline __attribute__((always_inline)) profile_lanes nearest_values(const 
   return value;
 }
 
+// A segment with what the search computes from it worked out once: its start and value there,
+// its direction, squared length and change of value, each as `nearest_values` computes it.
+typedef struct {
+  float ax, ay, va, dx, dy, len2, dv, unused;
+} profile_segment;
+
+static inline profile_segment prepared_segment(const float *s) {
+  float dx = s[3] - s[0];
+  float dy = s[4] - s[1];
+  return (profile_segment){s[0], s[1], s[2], dx, dy, dx * dx + dy * dy, s[5] - s[2], 0.0f};
+}
+
+// `nearest_values` over prepared segments (the same operations on the same floats): a block's
+// kept segments are searched by every group of its pixels.
+static inline __attribute__((always_inline)) profile_lanes nearest_prepared(const profile_segment *segments,
+                                                                           int count, profile_lanes qx,
+                                                                           profile_lanes qy) {
+  profile_lanes best = profile_splat(INFINITY);
+  profile_lanes value = profile_splat(count > 0 ? segments[0].va : 1.0f);
+  for (int k = 0; k < count; k++) {
+    const profile_segment s = segments[k];
+    profile_lanes t = profile_splat(0.0f);
+    if (s.len2 > 0.0f) {
+      t = ((qx - profile_splat(s.ax)) * profile_splat(s.dx) + (qy - profile_splat(s.ay)) * profile_splat(s.dy)) /
+          profile_splat(s.len2);
+    }
+    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
+                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
+    profile_lanes ex = profile_splat(s.ax) + profile_splat(s.dx) * t - qx;
+    profile_lanes ey = profile_splat(s.ay) + profile_splat(s.dy) * t - qy;
+    profile_lanes d2 = ex * ex + ey * ey;
+    profile_mask nearer = d2 < best;
+    best = profile_select(nearer, d2, best);
+    value = profile_select(nearer, profile_splat(s.va) + profile_splat(s.dv) * t, value);
+  }
+  return value;
+}
+
 // Distance from (qx, qy) to the segment from (ax, ay) to (bx, by).
 static float distance_to_segment(float qx, float qy, float ax, float ay, float bx, float by) {
   float dx = bx - ax, dy = by - ay;
@@ -183,7 +221,7 @@ static float distance_to_segment(float qx, float qy, float ax, float ay, float b
 }
 
 // The segments that may be the nearest to some pixel center of the block [px, px + size)² (pixel
-// coordinates), copied in order to `kept`; returns how many. Every center lies within h (half
+// coordinates), prepared in order into `kept`; returns how many. Every center lies within h (half
 // the centers' diagonal) of the block's middle c, so a segment's distance to any center is within
 // h of its distance d to c: one with d − h beyond the least d + h of the others is farther from
 // every center than that one and never wins the search, which keeps the first of equals, so the
@@ -192,7 +230,7 @@ static float distance_to_segment(float qx, float qy, float ax, float ay, float b
 // (`PaintKernels.keepPossiblyNearest`); within a tile, an 8 × 8 block leaves a pencil's segments
 // within 10 px beyond its nearest instead of a tile's diagonal, for one distance a segment.
 static int keep_possibly_nearest(const float *segments, int count, float px, float py, float size,
-                                 float *kept, float *distances) {
+                                 profile_segment *kept, float *distances) {
   const float cx = px + 0.5f * size, cy = py + 0.5f * size;
   const float h = (size - 1.0f) * 0.70710678f * 1.001f;
   const float block_magnitude = fabsf(cx) + fabsf(cy) + size;
@@ -214,7 +252,7 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
     // not finite. The first is always kept: the search starts from its value, which stands where
     // no distance is below infinity (all overflowing), as in the search over every segment.
     if (k > 0 && nearest > bound) continue;
-    __builtin_memcpy(kept + 6 * n, s, 6 * sizeof(float));
+    kept[n] = prepared_segment(s);
     n++;
   }
   return n;
@@ -231,17 +269,17 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
 // × [by, by + size) of the tile in which some pixel's coverage is not at or below 0 (NaN
 // included, as the scalar loop's skip), with the profile's value at each of its pixels; pixels at
 // or below 0 keep their coverage.
-#define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, size, segments, count, apply)                  \
+#define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, size, search, segments, count, apply)          \
   for (int x = (bx); x < (bx) + (size); x++) {                                                            \
     const profile_lanes qx = profile_splat((float)(x0 + x) + 0.5f);                                       \
-    for (int y = (by); y < (by) + (size); y += PAINT_LANES) {                                           \
+    for (int y = (by); y < (by) + (size); y += PAINT_LANES) {                                             \
       float *cell = (coverage) + x * T + y;                                                               \
       profile_lanes m;                                                                                    \
       __builtin_memcpy(&m, cell, sizeof m);                                                               \
       profile_mask covered = ~(m <= profile_splat(0.0f));                                                 \
       if (!__builtin_reduce_or(covered)) continue;                                                        \
-      profile_lanes qy = paint_centers(y0 + y);                                                         \
-      profile_lanes value = nearest_values(segments, count, qx, qy);                                      \
+      profile_lanes qy = paint_centers(y0 + y);                                                           \
+      profile_lanes value = search(segments, count, qx, qy);                                              \
       profile_lanes result = apply;                                                                       \
       m = profile_select(covered, result, m);                                                             \
       __builtin_memcpy(cell, &m, sizeof m);                                                               \
@@ -261,15 +299,16 @@ static int block_has_coverage(const float *coverage, int bx, int by) {
 // The tile, whole or block by block with each block's own segments.
 #define FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, apply)                                 \
   if ((count) <= PROFILE_FEW || (count) > PROFILE_MANY) {                                                 \
-    FOR_EACH_PROFILED_GROUP(coverage, x0, y0, 0, 0, T, segments, count, apply)                            \
+    FOR_EACH_PROFILED_GROUP(coverage, x0, y0, 0, 0, T, nearest_values, segments, count, apply)            \
   } else {                                                                                                \
-    float kept[6 * PROFILE_MANY], distances[PROFILE_MANY];                                                \
+    profile_segment kept[PROFILE_MANY];                                                                   \
+    float distances[PROFILE_MANY];                                                                        \
     for (int bx = 0; bx < T; bx += PROFILE_BLOCK) {                                                       \
       for (int by = 0; by < T; by += PROFILE_BLOCK) {                                                     \
         if (!block_has_coverage(coverage, bx, by)) continue;                                              \
         int n = keep_possibly_nearest(segments, count, (float)(x0 + bx), (float)(y0 + by),                \
                                       (float)PROFILE_BLOCK, kept, distances);                             \
-        FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, PROFILE_BLOCK, kept, n, apply)                  \
+        FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, PROFILE_BLOCK, nearest_prepared, kept, n, apply) \
       }                                                                                                   \
     }                                                                                                     \
   }
