@@ -142,7 +142,6 @@ PAINT_LINKAGE void PAINT_KERNEL(paint_grain)(float *coverage, int x0, int y0, co
 // The alpha profile's nearest-segment search runs PAINT_LANES rows of a column at a time; the
 // first nearest wins in every lane, as in the scalar search. A profile's search was most of a
 // pencil page's render (59 % of the samples of the mypaint example drawn in pencil at scale 2).
-static inline float profile_clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f : v); }
 
 // The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to each
 // lane's point (qx, qy); the first nearest wins.
@@ -211,15 +210,6 @@ static inline __attribute__((always_inline)) profile_lanes nearest_prepared(cons
   return value;
 }
 
-// Distance from (qx, qy) to the segment from (ax, ay) to (bx, by).
-static float distance_to_segment(float qx, float qy, float ax, float ay, float bx, float by) {
-  float dx = bx - ax, dy = by - ay;
-  float len2 = dx * dx + dy * dy;
-  float t = len2 > 0.0f ? profile_clamp01(((qx - ax) * dx + (qy - ay) * dy) / len2) : 0.0f;
-  float ex = ax + dx * t - qx, ey = ay + dy * t - qy;
-  return sqrtf(ex * ex + ey * ey);
-}
-
 // The segments that may be the nearest to some pixel center of the block [px, px + size)² (pixel
 // coordinates), prepared in order into `kept`; returns how many. Every center lies within h (half
 // the centers' diagonal) of the block's middle c, so a segment's distance to any center is within
@@ -234,13 +224,33 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
   const float cx = px + 0.5f * size, cy = py + 0.5f * size;
   const float h = (size - 1.0f) * 0.70710678f * 1.001f;
   const float block_magnitude = fabsf(cx) + fabsf(cy) + size;
+  // Each segment's distance to c, PAINT_LANES segments at a time: t is the projection of c onto
+  // the segment clamped to it (0 for a segment of no length), the distance |a + t·(b − a) − c|.
+  const profile_lanes qx = profile_splat(cx), qy = profile_splat(cy);
+  for (int k0 = 0; k0 < count; k0 += PAINT_LANES) {
+    profile_lanes ax, ay, bx, by;
+    for (int i = 0; i < PAINT_LANES; i++) {
+      const float *s = segments + 6 * (k0 + i < count ? k0 + i : count - 1);
+      ax[i] = s[0];
+      ay[i] = s[1];
+      bx[i] = s[3];
+      by[i] = s[4];
+    }
+    profile_lanes dx = bx - ax, dy = by - ay;
+    profile_lanes len2 = dx * dx + dy * dy;
+    profile_lanes t = ((qx - ax) * dx + (qy - ay) * dy) / len2;
+    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
+                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
+    t = profile_select(len2 > profile_splat(0.0f), t, profile_splat(0.0f));
+    profile_lanes ex = ax + dx * t - qx, ey = ay + dy * t - qy;
+    profile_lanes d = __builtin_elementwise_sqrt(ex * ex + ey * ey);
+    for (int i = 0; i < PAINT_LANES && k0 + i < count; i++) distances[k0 + i] = d[i];
+  }
   float bound = INFINITY;
   for (int k = 0; k < count; k++) {
     const float *s = segments + 6 * k;
     float magnitude = block_magnitude + fabsf(s[0]) + fabsf(s[1]) + fabsf(s[3]) + fabsf(s[4]);
-    float d = distance_to_segment(cx, cy, s[0], s[1], s[3], s[4]);
-    distances[k] = d;
-    float farthest = d * 1.001f + h + magnitude * 1e-5f;
+    float farthest = distances[k] * 1.001f + h + magnitude * 1e-5f;
     bound = farthest < bound ? farthest : bound;
   }
   int n = 0;
