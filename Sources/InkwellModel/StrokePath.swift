@@ -49,11 +49,11 @@ public struct StrokePath: Hashable, Sendable {
     let i = Swift.min(Int(tc), n - 2)
     let u = tc - Float(i)
     let w = Self.basis(u)
-    let p0 = phantom(i - 1)
-    let p1 = controlPoints[i]
-    let p2 = controlPoints[i + 1]
-    let p3 = phantom(i + 2)
-    return Self.blend(p0, p1, p2, p3, w)
+    // Inside the path the four points are control points, read without the phantoms' tests.
+    guard i >= 1 && i + 2 < n else {
+      return Self.blend(phantom(i - 1), controlPoints[i], controlPoints[i + 1], phantom(i + 2), w)
+    }
+    return controlPoints.withUnsafeBufferPointer { Self.blend($0[i - 1], $0[i], $0[i + 1], $0[i + 2], w) }
   }
 
   /// The fields of `interpolatedPoint(at:)` that a round tip reads, computed exactly as it
@@ -221,10 +221,16 @@ public struct StrokePath: Hashable, Sendable {
     let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), Float(n - 1))
     let i = Swift.min(Int(tc), n - 2)
     let w = Self.basis(tc - Float(i))
-    let l0 = phantomLocation(i - 1)
-    let l1 = controlPoints[i].location
-    let l2 = controlPoints[i + 1].location
-    let l3 = phantomLocation(i + 2)
+    // Inside the path the four points are control points, read without the phantoms' tests.
+    let (l0, l1, l2, l3) =
+      i >= 1 && i + 2 < n
+      ? controlPoints.withUnsafeBufferPointer {
+        ($0[i - 1].location, $0[i].location, $0[i + 1].location, $0[i + 2].location)
+      }
+      : (
+        phantomLocation(i - 1), controlPoints[i].location, controlPoints[i + 1].location,
+        phantomLocation(i + 2)
+      )
     return Point(
       x: w.0 * l0.x + w.1 * l1.x + w.2 * l2.x + w.3 * l3.x,
       y: w.0 * l0.y + w.1 * l1.y + w.2 * l2.y + w.3 * l3.y)
