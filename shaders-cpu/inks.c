@@ -37,11 +37,11 @@ static inline float clamp01(float v) { return v < 0.0f ? 0.0f : (v > 1.0f ? 1.0f
 // One lane of the grain's 4-lane form: the hash and the noise that `PaintReference` holds the
 // grain to.
 uint32_t inkwell_grain_hash(int32_t x, int32_t y, uint32_t seed) {
-  return grain_hash_lanes((grain_ints){0} + x, (grain_ints){0} + y, seed)[0];
+  return grain_hash_lanes((paint_mask){0} + x, (paint_mask){0} + y, seed)[0];
 }
 
 float inkwell_value_noise(float u, float v, uint32_t seed) {
-  return grain_noise_lanes(grain_splat(u), grain_splat(v), seed)[0];
+  return grain_noise_lanes(paint_splat(u), paint_splat(v), seed)[0];
 }
 
 void inkwell_paint_threshold(float *coverage, float threshold, float inverse_span) {
@@ -91,26 +91,26 @@ void inkwell_paint_threshold_profile(float *coverage, int x0, int y0, const floa
 void inkwell_composite_multiply(float *tile, const float *coverage, const float color[4]) {
   float *r = tile, *g = tile + INKWELL_TILE_PIXELS, *b = g + INKWELL_TILE_PIXELS,
         *a = b + INKWELL_TILE_PIXELS;
-  const profile_lanes one = profile_splat(1.0f);
-  const profile_lanes cr = profile_splat(color[0]), cg = profile_splat(color[1]),
-                      cb = profile_splat(color[2]), ca = profile_splat(color[3]);
+  const paint_lanes one = paint_splat(1.0f);
+  const paint_lanes cr = paint_splat(color[0]), cg = paint_splat(color[1]),
+                      cb = paint_splat(color[2]), ca = paint_splat(color[3]);
   // Four rows of a column at a time, each lane the scalar formula in its order. Where a group's
   // coverage is all zero, every channel comes back as it was (Sc·0·(1 − Da) + Dc·1 + Sc·0·Dc, with
   // finite colors and a tile free of −0 and NaN, the rasterizer's contract), so the group is
   // skipped: a marker stroke covers a small part of most tiles it reaches, and the whole tile
   // had been a sixth of a marker thumbnail's render.
   for (int i = 0; i < INKWELL_TILE_PIXELS; i += PAINT_LANES) {
-    profile_lanes m;
+    paint_lanes m;
     __builtin_memcpy(&m, coverage + i, sizeof m);
-    profile_mask touched = m != profile_splat(0.0f);
+    paint_mask touched = m != paint_splat(0.0f);
     if (!(touched[0] | touched[1] | touched[2] | touched[3])) continue;
-    profile_lanes dr, dg, db, da;
+    paint_lanes dr, dg, db, da;
     __builtin_memcpy(&dr, r + i, sizeof dr);
     __builtin_memcpy(&dg, g + i, sizeof dg);
     __builtin_memcpy(&db, b + i, sizeof db);
     __builtin_memcpy(&da, a + i, sizeof da);
-    profile_lanes sa = ca * m;
-    profile_lanes sr = cr * m, sg = cg * m, sb = cb * m;
+    paint_lanes sa = ca * m;
+    paint_lanes sr = cr * m, sg = cg * m, sb = cb * m;
     // Multiply, premultiplied (W3C compositing): Dc' = Sc·(1 − Da) + Dc·(1 − Sa) + Sc·Dc,
     // Da' = Sa + Da·(1 − Sa).
     dr = sr * (one - da) + dr * (one - sa) + sr * dr;

@@ -18,23 +18,25 @@
 
 #define T INKWELL_TILE
 
-typedef float profile_lanes __attribute__((vector_size(PAINT_LANES * 4)));
-typedef int32_t profile_mask __attribute__((vector_size(PAINT_LANES * 4)));
+// PAINT_LANES floats, and a comparison's mask (all ones or all zeros a lane), shared by both
+// stages.
+typedef float paint_lanes __attribute__((vector_size(PAINT_LANES * 4)));
+typedef int32_t paint_mask __attribute__((vector_size(PAINT_LANES * 4)));
 
-static inline profile_lanes profile_splat(float v) { return (profile_lanes){0} + v; }
+static inline paint_lanes paint_splat(float v) { return (paint_lanes){0} + v; }
 
-static inline profile_lanes profile_select(profile_mask mask, profile_lanes a, profile_lanes b) {
-  return (profile_lanes)((mask & (profile_mask)a) | (~mask & (profile_mask)b));
+static inline paint_lanes paint_select(paint_mask mask, paint_lanes a, paint_lanes b) {
+  return (paint_lanes)((mask & (paint_mask)a) | (~mask & (paint_mask)b));
 }
 
 // Lane k's pixel-center coordinate (float)(first + k) + 0.5, as the scalar loop converts it.
-static inline profile_lanes paint_centers(int first) {
+static inline paint_lanes paint_centers(int first) {
 #if PAINT_LANES == 8
-  const profile_mask lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  const paint_mask lane = {0, 1, 2, 3, 4, 5, 6, 7};
 #else
-  const profile_mask lane = {0, 1, 2, 3};
+  const paint_mask lane = {0, 1, 2, 3};
 #endif
-  return __builtin_convertvector(lane + first, profile_lanes) + profile_splat(0.5f);
+  return __builtin_convertvector(lane + first, paint_lanes) + paint_splat(0.5f);
 }
 
 // Grain runs PAINT_LANES rows of a column at a time, each lane doing the operations of its scalar
@@ -46,22 +48,14 @@ static inline profile_lanes paint_centers(int first) {
 // floor is the truncation, one lower where that lies above: `floorf` on the clamped range, where
 // every float of 2^23 or more is whole (it can differ in the sign of a zero, which no weight or
 // lattice index sees).
-typedef float grain_lanes __attribute__((vector_size(PAINT_LANES * 4)));
-typedef int32_t grain_ints __attribute__((vector_size(PAINT_LANES * 4)));
 typedef uint32_t grain_words __attribute__((vector_size(PAINT_LANES * 4)));
 
-static inline grain_lanes grain_splat(float v) { return (grain_lanes){0} + v; }
-
-static inline grain_lanes grain_select(grain_ints mask, grain_lanes a, grain_lanes b) {
-  return (grain_lanes)((mask & (grain_ints)a) | (~mask & (grain_ints)b));
+static inline paint_lanes grain_clamp01(paint_lanes v) {
+  paint_lanes zero = paint_splat(0.0f), one = paint_splat(1.0f);
+  return paint_select(v < zero, zero, paint_select(v > one, one, v));
 }
 
-static inline grain_lanes grain_clamp01(grain_lanes v) {
-  grain_lanes zero = grain_splat(0.0f), one = grain_splat(1.0f);
-  return grain_select(v < zero, zero, grain_select(v > one, one, v));
-}
-
-static inline grain_words grain_hash_lanes(grain_ints x, grain_ints y, uint32_t seed) {
+static inline grain_words grain_hash_lanes(paint_mask x, paint_mask y, uint32_t seed) {
   grain_words h = ((grain_words){0} + seed) * 0x9E3779B9u;
   h ^= (grain_words)x * 0x85EBCA6Bu;
   h ^= (grain_words)y * 0xC2B2AE35u;
@@ -73,34 +67,34 @@ static inline grain_words grain_hash_lanes(grain_ints x, grain_ints y, uint32_t 
   return h;
 }
 
-static inline grain_lanes grain_lattice_floor(grain_lanes u) {
-  grain_lanes low = grain_splat(-1.0e9f), high = grain_splat(1.0e9f);
-  grain_lanes c = grain_select(u < low, low, grain_select(u > high, high, u));
-  grain_lanes t = __builtin_convertvector(__builtin_convertvector(c, grain_ints), grain_lanes);
-  return grain_select(t > c, t - grain_splat(1.0f), t);
+static inline paint_lanes grain_lattice_floor(paint_lanes u) {
+  paint_lanes low = paint_splat(-1.0e9f), high = paint_splat(1.0e9f);
+  paint_lanes c = paint_select(u < low, low, paint_select(u > high, high, u));
+  paint_lanes t = __builtin_convertvector(__builtin_convertvector(c, paint_mask), paint_lanes);
+  return paint_select(t > c, t - paint_splat(1.0f), t);
 }
 
-static inline grain_lanes grain_noise_lanes(grain_lanes u, grain_lanes v, uint32_t seed) {
-  grain_lanes fu = grain_lattice_floor(u);
-  grain_lanes fv = grain_lattice_floor(v);
-  grain_ints iu = __builtin_convertvector(fu, grain_ints);
-  grain_ints iv = __builtin_convertvector(fv, grain_ints);
-  grain_lanes tu = grain_clamp01(u - fu);
-  grain_lanes tv = grain_clamp01(v - fv);
-  grain_lanes su = tu * tu * (grain_splat(3.0f) - grain_splat(2.0f) * tu);
-  grain_lanes sv = tv * tv * (grain_splat(3.0f) - grain_splat(2.0f) * tv);
-  const grain_lanes scale = grain_splat(1.0f / 16777216.0f);
-  grain_ints one = (grain_ints){0} + 1;
+static inline paint_lanes grain_noise_lanes(paint_lanes u, paint_lanes v, uint32_t seed) {
+  paint_lanes fu = grain_lattice_floor(u);
+  paint_lanes fv = grain_lattice_floor(v);
+  paint_mask iu = __builtin_convertvector(fu, paint_mask);
+  paint_mask iv = __builtin_convertvector(fv, paint_mask);
+  paint_lanes tu = grain_clamp01(u - fu);
+  paint_lanes tv = grain_clamp01(v - fv);
+  paint_lanes su = tu * tu * (paint_splat(3.0f) - paint_splat(2.0f) * tu);
+  paint_lanes sv = tv * tv * (paint_splat(3.0f) - paint_splat(2.0f) * tv);
+  const paint_lanes scale = paint_splat(1.0f / 16777216.0f);
+  paint_mask one = (paint_mask){0} + 1;
   // Below 2^24 after the shift: the conversion through int32 is exact.
-  grain_lanes n00 = __builtin_convertvector((grain_ints)(grain_hash_lanes(iu, iv, seed) >> 8), grain_lanes) * scale;
-  grain_lanes n10 =
-      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu + one, iv, seed) >> 8), grain_lanes) * scale;
-  grain_lanes n01 =
-      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu, iv + one, seed) >> 8), grain_lanes) * scale;
-  grain_lanes n11 =
-      __builtin_convertvector((grain_ints)(grain_hash_lanes(iu + one, iv + one, seed) >> 8), grain_lanes) * scale;
-  grain_lanes top = n00 + (n10 - n00) * su;
-  grain_lanes bottom = n01 + (n11 - n01) * su;
+  paint_lanes n00 = __builtin_convertvector((paint_mask)(grain_hash_lanes(iu, iv, seed) >> 8), paint_lanes) * scale;
+  paint_lanes n10 =
+      __builtin_convertvector((paint_mask)(grain_hash_lanes(iu + one, iv, seed) >> 8), paint_lanes) * scale;
+  paint_lanes n01 =
+      __builtin_convertvector((paint_mask)(grain_hash_lanes(iu, iv + one, seed) >> 8), paint_lanes) * scale;
+  paint_lanes n11 =
+      __builtin_convertvector((paint_mask)(grain_hash_lanes(iu + one, iv + one, seed) >> 8), paint_lanes) * scale;
+  paint_lanes top = n00 + (n10 - n00) * su;
+  paint_lanes bottom = n01 + (n11 - n01) * su;
   return top + (bottom - top) * sv;
 }
 
@@ -109,31 +103,31 @@ PAINT_LINKAGE void PAINT_KERNEL(paint_grain)(float *coverage, int x0, int y0, co
   const float bite = params[0], depth = params[1], octave = params[2], weight = params[3],
               contrast = params[4], gain = params[5];
   const uint32_t seed2 = seed ^ 0x5BD1E995u;
-  const grain_lanes zero = grain_splat(0.0f), one = grain_splat(1.0f);
+  const paint_lanes zero = paint_splat(0.0f), one = paint_splat(1.0f);
   for (int x = 0; x < T; x++) {
     float px = (float)(x0 + x) + 0.5f;
     for (int y = 0; y < T; y += PAINT_LANES) {
       float *cell = coverage + x * T + y;
-      grain_lanes mk;
+      paint_lanes mk;
       __builtin_memcpy(&mk, cell, sizeof mk);
-      grain_ints keep = mk <= zero;
+      paint_mask keep = mk <= zero;
       if (__builtin_reduce_and(keep)) continue;
       // (float)(y0 + y + k) + 0.5f for each lane k, as the scalar loop converts each row.
-      grain_lanes py = paint_centers(y0 + y);
-      grain_lanes u = grain_splat(m[0] * px) + grain_splat(m[2]) * py + grain_splat(m[4]);
-      grain_lanes v = grain_splat(m[1] * px) + grain_splat(m[3]) * py + grain_splat(m[5]);
-      grain_lanes n1 = grain_noise_lanes(u, v, seed);
-      grain_lanes n2 = grain_noise_lanes(u * grain_splat(octave) + grain_splat(17.31f),
-                                         v * grain_splat(octave) + grain_splat(5.77f), seed2);
+      paint_lanes py = paint_centers(y0 + y);
+      paint_lanes u = paint_splat(m[0] * px) + paint_splat(m[2]) * py + paint_splat(m[4]);
+      paint_lanes v = paint_splat(m[1] * px) + paint_splat(m[3]) * py + paint_splat(m[5]);
+      paint_lanes n1 = grain_noise_lanes(u, v, seed);
+      paint_lanes n2 = grain_noise_lanes(u * paint_splat(octave) + paint_splat(17.31f),
+                                         v * paint_splat(octave) + paint_splat(5.77f), seed2);
       // n = clamp(½ + (n1·(1 − w) + n2·w − ½)·contrast)
-      grain_lanes n = grain_clamp01(grain_splat(0.5f) + (n1 * grain_splat(1.0f - weight) +
-                                                         n2 * grain_splat(weight) - grain_splat(0.5f)) *
-                                                            grain_splat(contrast));
+      paint_lanes n = grain_clamp01(paint_splat(0.5f) + (n1 * paint_splat(1.0f - weight) +
+                                                         n2 * paint_splat(weight) - paint_splat(0.5f)) *
+                                                            paint_splat(contrast));
       // m' = clamp((m − bite·(1 − n))·gain) · (1 − depth·(1 − n)): the bite eats thin coverage
       // at the edges (broken edges) and flecks the interior, the depth shades it (tooth).
-      grain_lanes bitten = grain_clamp01((mk - grain_splat(bite) * (one - n)) * grain_splat(gain));
-      grain_lanes result = bitten * (one - grain_splat(depth) * (one - n));
-      result = grain_select(keep, mk, result);
+      paint_lanes bitten = grain_clamp01((mk - paint_splat(bite) * (one - n)) * paint_splat(gain));
+      paint_lanes result = bitten * (one - paint_splat(depth) * (one - n));
+      result = paint_select(keep, mk, result);
       __builtin_memcpy(cell, &result, sizeof result);
     }
   }
@@ -145,29 +139,29 @@ PAINT_LINKAGE void PAINT_KERNEL(paint_grain)(float *coverage, int x0, int y0, co
 
 // The value interpolated along the nearest of `count` segments (ax, ay, va, bx, by, vb) to each
 // lane's point (qx, qy); the first nearest wins.
-static inline __attribute__((always_inline)) profile_lanes nearest_values(const float *segments, int count,
-                                                                         profile_lanes qx, profile_lanes qy) {
-  profile_lanes best = profile_splat(INFINITY);
-  profile_lanes value = profile_splat(count > 0 ? segments[2] : 1.0f);
+static inline __attribute__((always_inline)) paint_lanes nearest_values(const float *segments, int count,
+                                                                         paint_lanes qx, paint_lanes qy) {
+  paint_lanes best = paint_splat(INFINITY);
+  paint_lanes value = paint_splat(count > 0 ? segments[2] : 1.0f);
   for (int k = 0; k < count; k++) {
     const float *s = segments + 6 * k;
     float dx = s[3] - s[0];
     float dy = s[4] - s[1];
     float len2 = dx * dx + dy * dy;
-    profile_lanes t = profile_splat(0.0f);
+    paint_lanes t = paint_splat(0.0f);
     if (len2 > 0.0f) {
-      t = ((qx - profile_splat(s[0])) * profile_splat(dx) + (qy - profile_splat(s[1])) * profile_splat(dy)) /
-          profile_splat(len2);
+      t = ((qx - paint_splat(s[0])) * paint_splat(dx) + (qy - paint_splat(s[1])) * paint_splat(dy)) /
+          paint_splat(len2);
     }
     // clamp01, lane by lane (NaN kept, as v < 0 and v > 1 are both false for it).
-    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
-                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
-    profile_lanes ex = profile_splat(s[0]) + profile_splat(dx) * t - qx;
-    profile_lanes ey = profile_splat(s[1]) + profile_splat(dy) * t - qy;
-    profile_lanes d2 = ex * ex + ey * ey;
-    profile_mask nearer = d2 < best;
-    best = profile_select(nearer, d2, best);
-    value = profile_select(nearer, profile_splat(s[2]) + profile_splat(s[5] - s[2]) * t, value);
+    t = paint_select(t < paint_splat(0.0f), paint_splat(0.0f),
+                       paint_select(t > paint_splat(1.0f), paint_splat(1.0f), t));
+    paint_lanes ex = paint_splat(s[0]) + paint_splat(dx) * t - qx;
+    paint_lanes ey = paint_splat(s[1]) + paint_splat(dy) * t - qy;
+    paint_lanes d2 = ex * ex + ey * ey;
+    paint_mask nearer = d2 < best;
+    best = paint_select(nearer, d2, best);
+    value = paint_select(nearer, paint_splat(s[2]) + paint_splat(s[5] - s[2]) * t, value);
   }
   return value;
 }
@@ -186,26 +180,26 @@ static inline profile_segment prepared_segment(const float *s) {
 
 // `nearest_values` over prepared segments (the same operations on the same floats): a block's
 // kept segments are searched by every group of its pixels.
-static inline __attribute__((always_inline)) profile_lanes nearest_prepared(const profile_segment *segments,
-                                                                           int count, profile_lanes qx,
-                                                                           profile_lanes qy) {
-  profile_lanes best = profile_splat(INFINITY);
-  profile_lanes value = profile_splat(count > 0 ? segments[0].va : 1.0f);
+static inline __attribute__((always_inline)) paint_lanes nearest_prepared(const profile_segment *segments,
+                                                                           int count, paint_lanes qx,
+                                                                           paint_lanes qy) {
+  paint_lanes best = paint_splat(INFINITY);
+  paint_lanes value = paint_splat(count > 0 ? segments[0].va : 1.0f);
   for (int k = 0; k < count; k++) {
     const profile_segment s = segments[k];
-    profile_lanes t = profile_splat(0.0f);
+    paint_lanes t = paint_splat(0.0f);
     if (s.len2 > 0.0f) {
-      t = ((qx - profile_splat(s.ax)) * profile_splat(s.dx) + (qy - profile_splat(s.ay)) * profile_splat(s.dy)) /
-          profile_splat(s.len2);
+      t = ((qx - paint_splat(s.ax)) * paint_splat(s.dx) + (qy - paint_splat(s.ay)) * paint_splat(s.dy)) /
+          paint_splat(s.len2);
     }
-    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
-                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
-    profile_lanes ex = profile_splat(s.ax) + profile_splat(s.dx) * t - qx;
-    profile_lanes ey = profile_splat(s.ay) + profile_splat(s.dy) * t - qy;
-    profile_lanes d2 = ex * ex + ey * ey;
-    profile_mask nearer = d2 < best;
-    best = profile_select(nearer, d2, best);
-    value = profile_select(nearer, profile_splat(s.va) + profile_splat(s.dv) * t, value);
+    t = paint_select(t < paint_splat(0.0f), paint_splat(0.0f),
+                       paint_select(t > paint_splat(1.0f), paint_splat(1.0f), t));
+    paint_lanes ex = paint_splat(s.ax) + paint_splat(s.dx) * t - qx;
+    paint_lanes ey = paint_splat(s.ay) + paint_splat(s.dy) * t - qy;
+    paint_lanes d2 = ex * ex + ey * ey;
+    paint_mask nearer = d2 < best;
+    best = paint_select(nearer, d2, best);
+    value = paint_select(nearer, paint_splat(s.va) + paint_splat(s.dv) * t, value);
   }
   return value;
 }
@@ -226,9 +220,9 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
   const float block_magnitude = fabsf(cx) + fabsf(cy) + size;
   // Each segment's distance to c, PAINT_LANES segments at a time: t is the projection of c onto
   // the segment clamped to it (0 for a segment of no length), the distance |a + t·(b − a) − c|.
-  const profile_lanes qx = profile_splat(cx), qy = profile_splat(cy);
+  const paint_lanes qx = paint_splat(cx), qy = paint_splat(cy);
   for (int k0 = 0; k0 < count; k0 += PAINT_LANES) {
-    profile_lanes ax, ay, bx, by;
+    paint_lanes ax, ay, bx, by;
     for (int i = 0; i < PAINT_LANES; i++) {
       const float *s = segments + 6 * (k0 + i < count ? k0 + i : count - 1);
       ax[i] = s[0];
@@ -236,14 +230,14 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
       bx[i] = s[3];
       by[i] = s[4];
     }
-    profile_lanes dx = bx - ax, dy = by - ay;
-    profile_lanes len2 = dx * dx + dy * dy;
-    profile_lanes t = ((qx - ax) * dx + (qy - ay) * dy) / len2;
-    t = profile_select(t < profile_splat(0.0f), profile_splat(0.0f),
-                       profile_select(t > profile_splat(1.0f), profile_splat(1.0f), t));
-    t = profile_select(len2 > profile_splat(0.0f), t, profile_splat(0.0f));
-    profile_lanes ex = ax + dx * t - qx, ey = ay + dy * t - qy;
-    profile_lanes d = __builtin_elementwise_sqrt(ex * ex + ey * ey);
+    paint_lanes dx = bx - ax, dy = by - ay;
+    paint_lanes len2 = dx * dx + dy * dy;
+    paint_lanes t = ((qx - ax) * dx + (qy - ay) * dy) / len2;
+    t = paint_select(t < paint_splat(0.0f), paint_splat(0.0f),
+                       paint_select(t > paint_splat(1.0f), paint_splat(1.0f), t));
+    t = paint_select(len2 > paint_splat(0.0f), t, paint_splat(0.0f));
+    paint_lanes ex = ax + dx * t - qx, ey = ay + dy * t - qy;
+    paint_lanes d = __builtin_elementwise_sqrt(ex * ex + ey * ey);
     for (int i = 0; i < PAINT_LANES && k0 + i < count; i++) distances[k0 + i] = d[i];
   }
   float bound = INFINITY;
@@ -279,19 +273,19 @@ static int keep_possibly_nearest(const float *segments, int count, float px, flo
 // × [by, by + size) of the tile in which some pixel's coverage is not at or below 0 (NaN
 // included, as the scalar loop's skip), with the profile's value at each of its pixels; pixels at
 // or below 0 keep their coverage.
-#define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, size, search, segments, count, apply)          \
+#define FOR_EACH_PROFILED_GROUP(coverage, x0, y0, bx, by, size, search, segments, count, apply)           \
   for (int x = (bx); x < (bx) + (size); x++) {                                                            \
-    const profile_lanes qx = profile_splat((float)(x0 + x) + 0.5f);                                       \
+    const paint_lanes qx = paint_splat((float)(x0 + x) + 0.5f);                                           \
     for (int y = (by); y < (by) + (size); y += PAINT_LANES) {                                             \
       float *cell = (coverage) + x * T + y;                                                               \
-      profile_lanes m;                                                                                    \
+      paint_lanes m;                                                                                      \
       __builtin_memcpy(&m, cell, sizeof m);                                                               \
-      profile_mask covered = ~(m <= profile_splat(0.0f));                                                 \
+      paint_mask covered = ~(m <= paint_splat(0.0f));                                                     \
       if (!__builtin_reduce_or(covered)) continue;                                                        \
-      profile_lanes qy = paint_centers(y0 + y);                                                           \
-      profile_lanes value = search(segments, count, qx, qy);                                              \
-      profile_lanes result = apply;                                                                       \
-      m = profile_select(covered, result, m);                                                             \
+      paint_lanes qy = paint_centers(y0 + y);                                                             \
+      paint_lanes value = search(segments, count, qx, qy);                                                \
+      paint_lanes result = apply;                                                                         \
+      m = paint_select(covered, result, m);                                                               \
       __builtin_memcpy(cell, &m, sizeof m);                                                               \
     }                                                                                                     \
   }
@@ -329,13 +323,13 @@ PAINT_LINKAGE void PAINT_KERNEL(paint_profile)(float *coverage, int x0, int y0, 
   FOR_EACH_PROFILED_BLOCK(coverage, x0, y0, segments, count, m * value)
 }
 
-static inline profile_lanes threshold_lanes(profile_lanes m, profile_lanes t) {
+static inline paint_lanes threshold_lanes(paint_lanes m, paint_lanes t) {
   // m' = max(m − t, 0) / (1 − t), with t the threshold at the nearest spine point; t ≥ 1: 0
-  profile_lanes d = m - t;
-  profile_lanes scaled = d / (profile_splat(1.0f) - t);
-  scaled = profile_select(scaled < profile_splat(0.0f), profile_splat(0.0f),
-                          profile_select(scaled > profile_splat(1.0f), profile_splat(1.0f), scaled));
-  return profile_select((d > profile_splat(0.0f)) & (t < profile_splat(1.0f)), scaled, profile_splat(0.0f));
+  paint_lanes d = m - t;
+  paint_lanes scaled = d / (paint_splat(1.0f) - t);
+  scaled = paint_select(scaled < paint_splat(0.0f), paint_splat(0.0f),
+                          paint_select(scaled > paint_splat(1.0f), paint_splat(1.0f), scaled));
+  return paint_select((d > paint_splat(0.0f)) & (t < paint_splat(1.0f)), scaled, paint_splat(0.0f));
 }
 
 PAINT_LINKAGE void PAINT_KERNEL(paint_threshold_profile)(float *coverage, int x0, int y0,
