@@ -124,6 +124,83 @@ struct PenHairlineTests {
     #expect(hairlines > 50 && others > 50, "\(hairlines) hairlines, \(others) others")
   }
 
+  /// The hairline samples as one loop over the segments, sampling as it walks: what
+  /// `forEachHairlineTipPoint` hands out, and the widest width it reads.
+  private static func walkedSamples(
+    of path: StrokePath, through m: AffineTransform, spacing: Float, widest: Float
+  ) -> ([StrokePath.TipPoint], Float) {
+    let n = path.count
+    var samples = [StrokePath.tipPoint(clamping: path.knotTipLanes(0))]
+    var wide = widest
+    var a = m.apply(path.controlPoints[0].location)
+    var travelled: Float = 0
+    for i in 0..<(n - 1) {
+      let b = m.apply(path.controlPoints[i + 1].location)
+      wide = Swift.max(wide, path.controlPoints[i + 1].size.width)
+      let length = a.distance(to: b)
+      a = b
+      if length <= spacing {
+        travelled += length
+        guard travelled + 0.5 * length >= spacing || i == n - 2 else { continue }
+      } else {
+        let steps = PenBrush.segmentSteps(length: length, spacing: spacing)
+        for j in 1..<steps {
+          samples.append(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps)))
+        }
+      }
+      samples.append(StrokePath.tipPoint(clamping: path.knotTipLanes(i + 1)))
+      travelled = 0
+    }
+    return (samples, wide)
+  }
+
+  @Test("the hairline walk samples the knots and segments a walk along the polygon does")
+  func hairlineWalkMatchesTheLoop() {
+    var rng = SeededGenerator(seed: 23)
+    var longSegments = 0
+    var runs = 0
+    for trial in 0..<600 {
+      // Up to three runs of the walk; steps long enough, now and then, to be sampled between knots.
+      let count = [2, 3, 5, 40, 64, 65, 66, 129, 200][trial % 9]
+      var stroke = denseStroke(&rng, points: count, step: trial % 4 == 0 ? 0.5...30 : 0.2...4, width: 1)
+      for i in stroke.path.controlPoints.indices where rng.float(0...1) < 0.05 {
+        if rng.next() % 2 == 0 {
+          stroke.path.controlPoints[i].location.x = [Float.nan, .infinity, 1e30][Int(rng.next() % 3)]
+        } else {
+          stroke.path.controlPoints[i].size.width = [Float.nan, -0.0, 0, 3][Int(rng.next() % 4)]
+        }
+      }
+      let m = AffineTransform(
+        a: rng.float(0.05...1), b: rng.float(-0.2...0.2), c: rng.float(-0.2...0.2), d: rng.float(0.05...1),
+        tx: 3, ty: -5)
+      let start: Float = [0, 0.25, .nan][trial % 3]
+      var widest = start
+      var samples: [StrokePath.TipPoint] = []
+      PenBrush.forEachHairlineTipPoint(
+        of: stroke.path, through: m, spacing: PenBrush.sampleSpacing, widest: &widest
+      ) { samples.append($0) }
+      let (expected, expectedWidest) = Self.walkedSamples(
+        of: stroke.path, through: m, spacing: PenBrush.sampleSpacing, widest: start)
+      // Bit for bit: a location that is not finite gives NaN samples, which are never equal.
+      let bits = { (points: [StrokePath.TipPoint]) in
+        points.flatMap { p in
+          [p.location.x, p.location.y, p.timeOffset, p.width, p.force, p.opacity].map(\.bitPattern)
+        }
+      }
+      #expect(bits(samples) == bits(expected), "trial \(trial)")
+      #expect(
+        widest.bitPattern == expectedWidest.bitPattern, "trial \(trial): \(widest) against \(expectedWidest)")
+      if count > PenBrush.hairlineRun + 1 { runs += 1 }
+      var a = m.apply(stroke.path.controlPoints[0].location)
+      for point in stroke.path.controlPoints.dropFirst() {
+        let b = m.apply(point.location)
+        if !(a.distance(to: b) <= PenBrush.sampleSpacing) { longSegments += 1 }
+        a = b
+      }
+    }
+    #expect(longSegments > 100 && runs > 100, "\(longSegments) long segments, \(runs) strokes over one run")
+  }
+
   @Test("the hairline tests (alone, and within the sampling pass) answer as a scan of every width")
   func hairlineTestsMatchAScan() {
     var rng = SeededGenerator(seed: 31)

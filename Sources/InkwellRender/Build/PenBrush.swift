@@ -341,6 +341,68 @@ public enum PenBrush {
     0.5 * width * scale * (1 + 1e-5) < minimumRadius
   }
 
+  /// Segments `forEachHairlineTipPoint` walks before it samples their knots.
+  static let hairlineRun = 64
+
+  /// Where `forEachHairlineTipPoint`'s walk stands between runs: the last point mapped, the
+  /// length along the polygon since the last sampled knot, and the widest width met.
+  struct HairlineWalk {
+    var point: Point
+    var travelled: Float = 0
+    var widest: Float
+
+    init(from point: Point, widest: Float) {
+      self.point = point
+      self.widest = widest
+    }
+  }
+
+  /// The walk over the segments that end at `points` (at most `hairlineRun`): for each knot
+  /// `forEachHairlineTipPoint` samples, its index in `points` × 256 plus the steps its segment
+  /// takes (1, or `segmentSteps` for a segment longer than `spacing`, sampled between its
+  /// knots), written to `knots` in order; returns how many. `endsPath` says the last of
+  /// `points` is the path's last knot, which is always sampled. The walk had been the sampling
+  /// loop's, around the calls that sample a knot, and branched on each knot. Apart, it keeps its
+  /// values in registers and counts the knots it takes instead of branching: the 200 thumbnail
+  /// pages' pen build takes 0.98× the time (1.04× the instructions).
+  @inline(never)
+  static func walkHairlineRun(
+    _ points: UnsafeBufferPointer<StrokePoint>, through m: AffineTransform, spacing: Float, endsPath: Bool,
+    walk: inout HairlineWalk, into knots: UnsafeMutablePointer<Int32>
+  ) -> Int {
+    var a = walk.point
+    var travelled = walk.travelled
+    var wide = walk.widest
+    let last = endsPath ? points.count - 1 : -1
+    var count = 0
+    for i in 0..<points.count {
+      let b = m.apply(points[i].location)
+      wide = Swift.max(wide, points[i].size.width)
+      let length = a.distance(to: b)
+      a = b
+      guard length <= spacing else {
+        let steps = Int32(truncatingIfNeeded: segmentSteps(length: length, spacing: spacing))
+        knots[count] = Int32(truncatingIfNeeded: i) << 8 | steps
+        count += 1
+        travelled = 0
+        continue
+      }
+      // Whether the knot is taken follows the hand (about one in four on a thumbnail), so it is
+      // counted rather than branched on.
+      travelled += length
+      let taken = (travelled + 0.5 * length >= spacing) || i == last ? 1 : 0
+      knots[count] = Int32(truncatingIfNeeded: i) << 8 | 1
+      count &+= taken
+      // +0 where taken (the sum of finite lengths is finite and not negative), else unchanged: as
+      // a product, which the compiler keeps, where it made a select of the float a branch.
+      travelled *= Float(1 &- taken)
+    }
+    walk.point = a
+    walk.travelled = travelled
+    walk.widest = wide
+    return count
+  }
+
   /// Hands `body` the samples of a hairline (`isHairline`) through `m`, in order. Where
   /// neighbouring control points lie closer together than `spacing` once mapped (a pen recorded at
   /// 240 Hz, a page shrunk to a thumbnail), the curve at the knot nearest each `spacing` mark
@@ -369,27 +431,26 @@ public enum PenBrush {
       return
     }
     body(StrokePath.tipPoint(clamping: path.knotTipLanes(0)))
-    var wide = widest
     path.controlPoints.withUnsafeBufferPointer { controlPoints in
-      var a = m.apply(controlPoints[0].location)
-      var travelled: Float = 0
-      for i in 0..<(n - 1) {
-        let b = m.apply(controlPoints[i + 1].location)
-        wide = Swift.max(wide, controlPoints[i + 1].size.width)
-        let length = a.distance(to: b)
-        a = b
-        if length <= spacing {
-          travelled += length
-          guard travelled + 0.5 * length >= spacing || i == n - 2 else { continue }
-        } else {
-          let steps = segmentSteps(length: length, spacing: spacing)
-          for j in 1..<steps { body(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps))) }
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: hairlineRun) { knots in
+        var walk = HairlineWalk(from: m.apply(controlPoints[0].location), widest: widest)
+        var start = 0
+        while start < n - 1 {
+          let end = Swift.min(start + hairlineRun, n - 1)
+          let count = walkHairlineRun(
+            UnsafeBufferPointer(rebasing: controlPoints[(start + 1)...end]), through: m, spacing: spacing,
+            endsPath: end == n - 1, walk: &walk, into: knots.baseAddress!)
+          for k in 0..<count {
+            let i = start + Int(knots[k] >> 8)
+            let steps = Int(knots[k] & 0xff)
+            for j in 1..<steps { body(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps))) }
+            body(StrokePath.tipPoint(clamping: path.knotTipLanes(i + 1)))
+          }
+          start = end
         }
-        body(StrokePath.tipPoint(clamping: path.knotTipLanes(i + 1)))
-        travelled = 0
+        widest = walk.widest
       }
     }
-    widest = wide
   }
 
   /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
