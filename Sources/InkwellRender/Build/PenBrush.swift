@@ -480,7 +480,12 @@ public enum PenBrush {
         }
         let width = p.width.isFinite && p.width > 0 ? p.width : inkWidth
         var r = 0.5 * width * interpolatedPressureScale(p.force, table: pressure) * scale
-        if let speedScales, speedScales[index] < 1 { r *= speedScales[index] }
+        // A scale below 1 thins the disc; 1 and above (or NaN) leave it, as a product by 1 (a kept
+        // radius is finite) rather than a branch, which the speed of the hand decided.
+        if let speedScales {
+          let speed = speedScales[index]
+          r *= speed < 1 ? speed : 1
+        }
         guard r.isFinite else { continue }
         arc = arc + step
         arcs[count] = arc
@@ -500,7 +505,9 @@ public enum PenBrush {
     let full = taper(at: arc / 2, length: arc, span: span)
     for i in 0..<count {
       let s = arcs[i]
-      let r = discs[i].radius * (Swift.min(s, arc - s) < span ? taper(at: s, length: arc, span: span) : full)
+      // Each disc's taper is worked out and the ends' taken (a select, not a branch).
+      let tapered = taper(at: s, length: arc, span: span)
+      let r = discs[i].radius * (Swift.min(s, arc - s) < span ? tapered : full)
       discs[i].radius = r
       if i == 0 || largest < r { largest = r }
       sum = sum + r
