@@ -237,6 +237,9 @@ static inline void inkwell_prefetch_lines(const float *lines, size_t count) {
   for (size_t offset = 0; offset < size; offset += 64) __builtin_prefetch(bytes + offset, 0, 3);
 }
 
+/// Asks for the cache line holding `address`, for reading (no fault where nothing is mapped).
+static inline void inkwell_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 /// Asks for the cache lines of the `count` bytes from `start`, for reading.
 static inline void inkwell_prefetch_bytes(const void *start, size_t count) {
   const char *bytes = (const char *)start;

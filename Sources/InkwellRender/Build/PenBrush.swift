@@ -13,6 +13,7 @@
 // there; a capsule-by-capsule fill would count overlapping pieces twice in edge pixels and
 // thicken every edge.
 
+import InkwellKernels
 import InkwellModel
 
 /// A disc of the pen's tip at one sample: center and radius in pixels.
@@ -375,7 +376,14 @@ public enum PenBrush {
     var wide = walk.widest
     let last = endsPath ? points.count - 1 : -1
     var count = 0
+    let base = points.baseAddress!
     for i in 0..<points.count {
+      // The points a stroke is recorded in stream from memory on a page of many strokes, and
+      // the processor's own prefetching ran too close behind the walk: asking for the point 36
+      // ahead (about 1.9 KB, into the next stroke's points near a stroke's end) took the 200
+      // thumbnail pages' pen build to 0.89× the time (6, 12, 24 and 54 ahead: 0.93, 0.92, 0.90
+      // and 0.88×).
+      inkwell_prefetch(base + i + 36)
       let b = m.apply(points[i].location)
       wide = Swift.max(wide, points[i].size.width)
       let length = a.distance(to: b)
