@@ -381,21 +381,4 @@ struct PenHairlineTests {
         "case \(index): \(ink) against \(fineInk)")
     }
   }
-
-  @Test("the build asks ahead for each stroke's points where the array keeps them")
-  func buildPrefetchesThePoints() throws {
-    let offset = try #require(SceneBuilder.pointsOffset)
-    var rng = SeededGenerator(seed: 31)
-    let strokes = (0..<8).map { denseStroke(&rng, points: 2 + 9 * $0, step: 0.3...3, width: 1) }
-    strokes.withUnsafeBufferPointer { buffer in
-      for k in buffer.indices {
-        let storage = UnsafeRawPointer(buffer.baseAddress! + k)
-          .load(fromByteOffset: offset, as: UnsafeRawPointer.self)
-        // The prefetch covers the header and the first points after it.
-        buffer[k].path.controlPoints.withUnsafeBytes { bytes in
-          #expect(storage + 32 == bytes.baseAddress, "stroke \(k)")
-        }
-      }
-    }
-  }
 }

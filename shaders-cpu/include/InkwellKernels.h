@@ -240,13 +240,6 @@ static inline void inkwell_prefetch_lines(const float *lines, size_t count) {
 /// Asks for the cache line holding `address`, for reading (no fault where nothing is mapped).
 static inline void inkwell_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
 
-/// Asks for the cache lines of the `count` bytes from `start`, for reading.
-static inline void inkwell_prefetch_bytes(const void *start, size_t count) {
-  const char *bytes = (const char *)start;
-  for (size_t offset = 0; offset < count; offset += 64) __builtin_prefetch(bytes + offset, 0, 3);
-  if (count > 0) __builtin_prefetch(bytes + count - 1, 0, 3);
-}
-
 /// `inkwell_accumulate_line` for `count` lines stored as x0, y0, x1, y1 quadruples, in the order
 /// INKWELL_LINE_CHUNK describes.
 void inkwell_accumulate_lines(float *cells, const float *lines, size_t count);

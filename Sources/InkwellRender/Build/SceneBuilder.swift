@@ -1,4 +1,3 @@
-import InkwellKernels
 import InkwellModel
 
 /// Turns a drawing into primitives for one view.
@@ -11,57 +10,10 @@ public enum SceneBuilder {
   ) -> [Primitive] {
     var result: [Primitive] = []
     result.reserveCapacity(drawing.strokes.count)
-    drawing.strokes.withUnsafeBufferPointer { strokes in
-      appendPrimitives(for: strokes, view: view, inks: inks, to: &result)
+    for stroke in drawing.strokes {
+      appendPrimitives(for: stroke, view: view, inks: inks, to: &result)
     }
     return result
-  }
-
-  /// Appends the primitives of `strokes`, in order, to `result`. A stroke's points lie in an
-  /// array of their own, which on a page of many strokes is rarely in the cache: a brush waited
-  /// for memory at the array's header, at its last points (which the end phantoms read first) and
-  /// at its first. So the points of the next strokes are asked for ahead: their first lines two
-  /// strokes ahead (without reading the count, which lies in the header that would be waited
-  /// for) and their last ones a stroke ahead, when the header has arrived. The 200 thumbnail
-  /// pages' pen build took 0.92× the time.
-  static func appendPrimitives(
-    for strokes: UnsafeBufferPointer<Stroke>, view: AffineTransform, inks: InkCatalog,
-    to result: inout [Primitive]
-  ) {
-    guard let base = strokes.baseAddress else { return }
-    for k in strokes.indices {
-      if k + 2 < strokes.count { prefetchFirstPoints(of: base + (k + 2)) }
-      if k + 1 < strokes.count { prefetchLastPoints(of: base + (k + 1)) }
-      appendPrimitives(for: base[k], view: view, inks: inks, to: &result)
-    }
-  }
-
-  /// Asks for the cache lines of the array header and first points of `stroke`. The array's
-  /// reference is read in place: borrowing the array would retain it, which waits for the header.
-  @inline(__always)
-  static func prefetchFirstPoints(of stroke: UnsafePointer<Stroke>) {
-    guard let offset = pointsOffset else { return }
-    let storage = UnsafeRawPointer(stroke).load(fromByteOffset: offset, as: UnsafeRawPointer.self)
-    inkwell_prefetch_bytes(storage, 288)
-  }
-
-  /// Where a stroke's control point array lies in it, when the array is one reference to its
-  /// storage (header, then the elements).
-  static let pointsOffset: Int? = {
-    guard MemoryLayout<[StrokePoint]>.size == MemoryLayout<UnsafeRawPointer>.size,
-      let path = MemoryLayout<Stroke>.offset(of: \Stroke.path),
-      let points = MemoryLayout<StrokePath>.offset(of: \StrokePath.controlPoints)
-    else { return nil }
-    return path + points
-  }()
-
-  /// Asks for the cache lines of the last points of `stroke`.
-  @inline(__always)
-  static func prefetchLastPoints(of stroke: UnsafePointer<Stroke>) {
-    stroke.pointee.path.controlPoints.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress, bytes.count > 224 else { return }
-      inkwell_prefetch_bytes(base + (bytes.count - 128), 128)
-    }
   }
 
   /// Appends `primitives(for: stroke, view: view, inks: inks)` to `result`. An unmasked stroke's
@@ -111,9 +63,8 @@ public enum SceneBuilder {
       let end = strokes.count * (run + 1) / runs
       var result: [Primitive] = []
       result.reserveCapacity(end - start)
-      strokes.withUnsafeBufferPointer { strokes in
-        appendPrimitives(
-          for: UnsafeBufferPointer(rebasing: strokes[start..<end]), view: view, inks: inks, to: &result)
+      for stroke in strokes[start..<end] {
+        appendPrimitives(for: stroke, view: view, inks: inks, to: &result)
       }
       slots.store(result, at: run)
     }
