@@ -692,12 +692,17 @@ public enum PenBrush {
     guard n > 1 else { return n == 1 ? [sample(0)] : [] }
     var points: [Sample] = []
     points.reserveCapacity(n * 2)
-    for i in 0..<(n - 1) {
-      let a = m.apply(path.controlPoints[i].location)
-      let b = m.apply(path.controlPoints[i + 1].location)
-      let steps = segmentSteps(length: a.distance(to: b), spacing: spacing)
-      for j in 0..<steps {
-        points.append(sample(Float(i) + Float(j) / Float(steps)))
+    path.controlPoints.withUnsafeBufferPointer { controlPoints in
+      var a = m.apply(controlPoints[0].location)
+      for i in 0..<(n - 1) {
+        // As in `walkHairlineRun`: the recorded points are asked for ahead of the walk.
+        inkwell_prefetch(controlPoints.baseAddress! + i + 36)
+        let b = m.apply(controlPoints[i + 1].location)
+        let steps = segmentSteps(length: a.distance(to: b), spacing: spacing)
+        for j in 0..<steps {
+          points.append(sample(Float(i) + Float(j) / Float(steps)))
+        }
+        a = b
       }
     }
     points.append(sample(Float(n - 1)))
