@@ -160,7 +160,7 @@ struct PenHairlineTests {
     var longSegments = 0
     var runs = 0
     for trial in 0..<600 {
-      // Up to three runs of the walk; steps long enough, now and then, to be sampled between knots.
+      // Up to four runs of the walk; steps long enough, now and then, to be sampled between knots.
       let count = [2, 3, 5, 40, 64, 65, 66, 129, 200][trial % 9]
       var stroke = denseStroke(&rng, points: count, step: trial % 4 == 0 ? 0.5...30 : 0.2...4, width: 1)
       for i in stroke.path.controlPoints.indices where rng.float(0...1) < 0.05 {
