@@ -342,13 +342,17 @@ public enum PenBrush {
     0.5 * width * scale * (1 + 1e-5) < minimumRadius
   }
 
-  /// Asks for the cache line of `points[index]`, which may lie past the points' end (a prefetch
-  /// never faults). The address is worked out on integers: a pointer past an allocation is no
-  /// valid pointer to form.
+  /// How many recorded points ahead of a walk along them their cache lines are asked for (see
+  /// `walkHairlineRun`).
+  static let prefetchDistance = 36
+
+  /// Asks for the cache line of `points[index + prefetchDistance]`, which may lie past the
+  /// points' end (a prefetch never faults). The address is worked out on integers: a pointer past
+  /// an allocation is no valid pointer to form.
   @inline(__always)
-  static func prefetchPoint(_ points: UnsafePointer<StrokePoint>, _ index: Int) {
-    let address = UInt(bitPattern: points) &+ UInt(bitPattern: index &* MemoryLayout<StrokePoint>.stride)
-    inkwell_prefetch(UnsafeRawPointer(bitPattern: address))
+  static func prefetchAhead(_ points: UnsafePointer<StrokePoint>, of index: Int) {
+    let offset = (index &+ prefetchDistance) &* MemoryLayout<StrokePoint>.stride
+    inkwell_prefetch(UnsafeRawPointer(bitPattern: UInt(bitPattern: points) &+ UInt(bitPattern: offset)))
   }
 
   /// Segments `forEachHairlineTipPoint` walks before it samples their knots.
@@ -392,7 +396,7 @@ public enum PenBrush {
       // ahead (about 1.9 KB, into the next stroke's points near a stroke's end) took the 200
       // thumbnail pages' pen build to 0.89× the time (6, 12, 24 and 54 ahead: 0.93, 0.92, 0.90
       // and 0.88×).
-      prefetchPoint(base, i + 36)
+      prefetchAhead(base, of: i)
       let b = m.apply(points[i].location)
       wide = Swift.max(wide, points[i].size.width)
       let length = a.distance(to: b)
@@ -705,7 +709,7 @@ public enum PenBrush {
       var a = m.apply(controlPoints[0].location)
       for i in 0..<(n - 1) {
         // As in `walkHairlineRun`: the recorded points are asked for ahead of the walk.
-        prefetchPoint(controlPoints.baseAddress!, i + 36)
+        prefetchAhead(controlPoints.baseAddress!, of: i)
         let b = m.apply(controlPoints[i + 1].location)
         let steps = segmentSteps(length: a.distance(to: b), spacing: spacing)
         for j in 0..<steps {
