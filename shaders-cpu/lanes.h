@@ -866,6 +866,24 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
     }
   }
   const VF top = splat(top_start);
+  // The identity (output in linear sRGB's own primaries, the usual case): a row's products by 1
+  // are the channel itself, so only the products by 0 are made (each once, for the two rows that
+  // take it) and the sums in the same order: the same floats, NaN and the sign of zero included.
+  const int identity = m[0] == 1 && m[1] == 0 && m[2] == 0 && m[3] == 0 && m[4] == 1 && m[5] == 0 &&
+                       m[6] == 0 && m[7] == 0 && m[8] == 1;
+  // Each lane's dither row (× 256, its offset in `starts`) depends on its column and row modulo
+  // 8 only: one vector for each column residue and each residue of a group's first row, worked
+  // out once a tile. Read a group at a time, they had been eight byte loads into lanes, about 30
+  // instructions of every group that is not paper.
+  VI dither_rows[8][8 / LANES];
+  for (int column = 0; column < 8; column++) {
+    for (int group = 0; group < 8 / LANES; group++) {
+      for (int l = 0; l < LANES; l++) {
+        dither_rows[column][group][l] =
+            inkwell_bayer8[((origin_y + group * LANES + l) & 7) * 8 + ((origin_x + column) & 7)] * 256;
+      }
+    }
+  }
   for (int y0 = 0; y0 < T; y0 += LANES) {
     for (int x0 = 0; x0 < T; x0 += LANES) {
       if (!(blocks >> ((x0 >> 3) + 4 * (y0 >> 3)) & 1)) {
@@ -883,9 +901,17 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
         VU a8;
         unpremultiply_lanes(tile, x * T + y0, straight, &a8);
         VF channel[3];
-        for (int c = 0; c < 3; c++) {
-          channel[c] = splat(m[3 * c]) * straight[0] + splat(m[3 * c + 1]) * straight[1] +
-                       splat(m[3 * c + 2]) * straight[2];
+        if (identity) {
+          VF zero[3];
+          for (int c = 0; c < 3; c++) zero[c] = splat(0.0f) * straight[c];
+          channel[0] = straight[0] + zero[1] + zero[2];
+          channel[1] = zero[0] + straight[1] + zero[2];
+          channel[2] = zero[0] + zero[1] + straight[2];
+        } else {
+          for (int c = 0; c < 3; c++) {
+            channel[c] = splat(m[3 * c]) * straight[0] + splat(m[3 * c + 1]) * straight[1] +
+                         splat(m[3 * c + 2]) * straight[2];
+          }
         }
         // max3 as resolve.c takes it: (a > b ? a : b), then against c.
         VF largest = blend(channel[0] > channel[1], channel[0], channel[1]);
@@ -896,10 +922,8 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
           columns[j] = (VU){0} + 0xffffffu | (a8 << 24);
           continue;
         }
-        VI row_of_lane;
-        for (int l = 0; l < LANES; l++) {
-          row_of_lane[l] = inkwell_bayer8[((origin_y + y0 + l) & 7) * 8 + ((origin_x + x) & 7)] * 256;
-        }
+        // (origin_y + y0 + l) & 7 with y0 a multiple of LANES: the residue of y0 is the group's.
+        const VI row_of_lane = dither_rows[x & 7][(y0 / LANES) & (8 / LANES - 1)];
         VU pixel = a8 << 24;
         VI codes[3];
         for (int c = 0; c < 3; c++) {
