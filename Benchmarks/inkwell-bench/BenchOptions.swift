@@ -31,6 +31,8 @@ struct BenchOptions {
                         renderer waiting for its next page does (the threads' wake-up then counts)
       --stream-png FILE render a document file to -o OUT.png band by band, as the command line
                         does, and print the time and the process's peak memory, then exit
+      --dump-tiles FILE write the composited tiles of an INKOUTL1 polygon file to -o OUT.tiles
+                        (at most --tiles N, default 4000), for Benchmarks/kernel-ab, then exit
       --help            this text
 
     The comparison scenes big, huge and thumbs run in the full run (no --quick, no --scene) or when
@@ -55,6 +57,8 @@ struct BenchOptions {
   var fillScene: String?
   var idleMilliseconds = 0
   var streamPNG: String?
+  var dumpTiles: String?
+  var tileLimit = 4000
   var output: String?
 
   /// A usage error, printed with the usage text.
@@ -114,6 +118,14 @@ struct BenchOptions {
         idleMilliseconds = milliseconds
       case "--stream-png":
         streamPNG = try value(for: argument)
+      case "--dump-tiles":
+        dumpTiles = try value(for: argument)
+      case "--tiles":
+        let text = try value(for: argument)
+        guard let count = Int(text), count >= 1 else {
+          throw Problem(message: "--tiles needs a positive integer (got '\(text)')")
+        }
+        tileLimit = count
       case "-o", "--output":
         output = try value(for: argument)
       case "--help", "-h":

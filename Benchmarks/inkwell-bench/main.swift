@@ -72,6 +72,14 @@ if let path = options.fillScene {
       idleMilliseconds: options.idleMilliseconds, output: options.output))
 }
 
+if let path = options.dumpTiles {
+  guard let output = options.output else {
+    print("inkwell-bench: --dump-tiles needs -o OUT.tiles", to: &standardError)
+    exit(2)
+  }
+  exit(DumpTilesCommand.run(path: path, output: output, limit: options.tileLimit))
+}
+
 if let path = options.streamPNG {
   guard let output = options.output else {
     print("inkwell-bench: --stream-png needs -o OUT.png", to: &standardError)

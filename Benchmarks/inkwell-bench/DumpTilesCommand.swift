@@ -1,0 +1,100 @@
+// `--dump-tiles`: the composited float tiles of a polygon file, as the 8-bit resolves receive
+// them, for `Benchmarks/kernel-ab`, which times two versions of a resolve kernel on the same tiles
+// in one process.
+//
+// Layout, little-endian: the 8 bytes "INKTILE1", u32 tile count; then per tile u32 block bits
+// (bit bx + 4·by for the 8 × 8 block at column bx, row by: set where a pixel differs from the
+// background), i32 x and y of the tile's corner in its image, and the tile's 4 × 1024 floats
+// (premultiplied linear red, green, blue and alpha planes, each column-major). Only whole tiles
+// that a primitive touches are written, documents in order, up to `limit`.
+
+import Inkwell
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+@MainActor
+enum DumpTilesCommand {
+  static let magic = Array("INKTILE1".utf8)
+
+  static func run(path: String, output: String, limit: Int) -> Int32 {
+    let scene: PolygonScene
+    do {
+      scene = try PolygonFile.read(path)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      return 1
+    }
+    let size = TileGrid.tileSize
+    let plane = size * size
+    let width = scene.outWidth
+    let height = scene.outHeight
+    let collected = Collected()
+    for document in scene.documents.indices {
+      guard collected.tiles < limit else { break }
+      let primitives = scene.primitives(document: document)
+      let bins = Renderer.bin(primitives, width: width, height: height)
+      // One thread: the tiles come in the same order on every run.
+      TileRasterizer().renderTilesSkippingEmpty(
+        bins, primitives: primitives, background: LinearColor(red: 1, green: 1, blue: 1, alpha: 1), threads: 1
+      ) { column, row, tile in
+        guard let tile, collected.tiles < limit,
+          (column + 1) * size <= width, (row + 1) * size <= height
+        else { return }
+        var blocks: UInt32 = 0
+        for by in 0..<4 {
+          for bx in 0..<4 where !isBackground(tile, plane: plane, blockX: bx, blockY: by, size: size) {
+            blocks |= 1 << UInt32(bx + 4 * by)
+          }
+        }
+        collected.append(blocks)
+        collected.append(UInt32(bitPattern: Int32(column * size)))
+        collected.append(UInt32(bitPattern: Int32(row * size)))
+        for i in 0..<(4 * plane) { collected.append(tile[i].bitPattern) }
+        collected.tiles += 1
+      }
+    }
+    var bytes = magic
+    appendLittleEndian(UInt32(collected.tiles), to: &bytes)
+    bytes.append(contentsOf: collected.bytes)
+    do {
+      try writeFile(output, bytes: bytes)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      return 1
+    }
+    print("\(path): \(collected.tiles) tiles → \(output)")
+    return 0
+  }
+
+  /// Whether every pixel of the 8 × 8 block holds the white background (1 in every plane).
+  nonisolated private static func isBackground(
+    _ tile: UnsafeMutablePointer<Float>, plane: Int, blockX: Int, blockY: Int, size: Int
+  ) -> Bool {
+    for p in 0..<4 {
+      for x in (blockX * 8)..<(blockX * 8 + 8) {
+        for y in (blockY * 8)..<(blockY * 8 + 8) where tile[p * plane + x * size + y] != 1 {
+          return false
+        }
+      }
+    }
+    return true
+  }
+
+  /// What the sink gathers, on the one rendering thread.
+  private final class Collected: @unchecked Sendable {
+    var bytes: [UInt8] = []
+    var tiles = 0
+
+    func append(_ value: UInt32) { appendLittleEndian(value, to: &bytes) }
+  }
+}
+
+private func appendLittleEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+  for shift in stride(from: 0, to: 32, by: 8) {
+    bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+  }
+}
