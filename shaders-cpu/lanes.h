@@ -16,6 +16,10 @@
 
 #include "kernels_internal.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #pragma clang fp contract(off)
 
 #define T INKWELL_TILE
@@ -49,6 +53,35 @@ static inline __attribute__((always_inline)) VF blend(VI mask, VF a, VF b) {
   return (VF)((mask & (VI)a) | (~mask & (VI)b));
 }
 
+// a > b ? a : b and a < b ? a : b in each lane (b where either is NaN): one instruction each on
+// x86, whose max and min are defined so, where the blend takes a compare and a select. The
+// coverage's clamp to 1, the resolves' clamps and the dithered one's largest channel: 0.94–0.98×
+// the cycles of the plain resolve, 0.94–0.96× of the dithered one (Benchmarks/kernel-ab, the four
+// scenes' tiles).
+static inline __attribute__((always_inline)) VF larger(VF a, VF b) {
+#if defined(__x86_64__) && LANES == 4
+  return (VF)_mm_max_ps((__m128)a, (__m128)b);
+#elif defined(__x86_64__) && LANES == 8
+  return (VF)_mm256_max_ps((__m256)a, (__m256)b);
+#elif defined(__x86_64__) && LANES == 16
+  return (VF)_mm512_max_ps((__m512)a, (__m512)b);
+#else
+  return blend(a > b, a, b);
+#endif
+}
+
+static inline __attribute__((always_inline)) VF smaller(VF a, VF b) {
+#if defined(__x86_64__) && LANES == 4
+  return (VF)_mm_min_ps((__m128)a, (__m128)b);
+#elif defined(__x86_64__) && LANES == 8
+  return (VF)_mm256_min_ps((__m256)a, (__m256)b);
+#elif defined(__x86_64__) && LANES == 16
+  return (VF)_mm512_min_ps((__m512)a, (__m512)b);
+#else
+  return blend(a < b, a, b);
+#endif
+}
+
 static inline __attribute__((always_inline)) VF absolute(VF v) {
   return (VF)((VI)v & 0x7fffffff);
 }
@@ -70,8 +103,7 @@ static inline __attribute__((always_inline)) VF floor_nonnegative(VF x) {
 // Coverage of running sums under a fill rule (KernelReference.coverage(winding:rule:)), zero
 // under INKWELL_COVERAGE_FLOOR.
 static inline __attribute__((always_inline)) VF coverage_nonzero(VF sum) {
-  VF a = absolute(sum);
-  VF m = blend(a < splat(1.0f), a, splat(1.0f));
+  VF m = smaller(absolute(sum), splat(1.0f));
   return blend(m < splat(INKWELL_COVERAGE_FLOOR), splat(0.0f), m);
 }
 
@@ -633,10 +665,6 @@ static void KERNEL(fill_tile)(float *tile, const float color[4]) {
 
 #if LANES_RESOLVE
 
-#if LANES_GATHER_AVX2 || LANES_GATHER_AVX512
-#include <immintrin.h>
-#endif
-
 static inline __attribute__((always_inline)) VI bucket_entries(VI index) {
 #if LANES_GATHER_AVX2
   return (VI)_mm256_i32gather_epi32((const int *)inkwell_srgb8_buckets, (__m256i)index, 4);
@@ -652,8 +680,7 @@ static inline __attribute__((always_inline)) VI bucket_entries(VI index) {
 // The nearest 8-bit sRGB code of each lane (see kernels_internal.h for the bucket table).
 static inline __attribute__((always_inline)) VI encode_lanes(VF v) {
   // v > lowest ? v : lowest sends NaN to the lowest bucket, like the search sends it to code 0.
-  VF c = blend(v > splat(INKWELL_SRGB8_LOWEST), v, splat(INKWELL_SRGB8_LOWEST));
-  c = blend(c < splat(INKWELL_SRGB8_HIGHEST), c, splat(INKWELL_SRGB8_HIGHEST));
+  VF c = smaller(larger(v, splat(INKWELL_SRGB8_LOWEST)), splat(INKWELL_SRGB8_HIGHEST));
   VI bits = (VI)c;
   VI entry = bucket_entries((bits >> 16) - INKWELL_SRGB8_FIRST_BUCKET);
   // (low ≥ threshold) is −1 where true.
@@ -914,8 +941,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
           }
         }
         // max3 as resolve.c takes it: (a > b ? a : b), then against c.
-        VF largest = blend(channel[0] > channel[1], channel[0], channel[1]);
-        largest = blend(largest > channel[2], largest, channel[2]);
+        VF largest = larger(larger(channel[0], channel[1]), channel[2]);
         if (__builtin_reduce_or(largest > splat(knee))) return 1;
         if (__builtin_reduce_and((channel[0] >= top) & (channel[1] >= top) & (channel[2] >= top))) {
           // Code 255 in every dither row.
@@ -937,8 +963,7 @@ static int resolve_dithered_full_tile(const float *tile, const float m[9], float
           if (dither_buckets) {
             // The code of the pixel's own dither row in one lookup: its row's bucket table counts
             // the row's code starts at or below the value, as the two compares below settle it.
-            VF v = blend(channel[c] > splat(INKWELL_DITHER_LOWEST), channel[c], splat(INKWELL_DITHER_LOWEST));
-            v = blend(v < splat(INKWELL_SRGB8_HIGHEST), v, splat(INKWELL_SRGB8_HIGHEST));
+            VF v = smaller(larger(channel[c], splat(INKWELL_DITHER_LOWEST)), splat(INKWELL_SRGB8_HIGHEST));
             VI bits = (VI)v;
             VI index = (row_of_lane >> 8) * INKWELL_DITHER_BUCKETS + (bits >> 16) - INKWELL_DITHER_FIRST_BUCKET;
             VI entry = gather_entries(dither_buckets, index);
