@@ -33,6 +33,7 @@ struct BenchOptions {
                         does, and print the time and the process's peak memory, then exit
       --dump-tiles FILE write the composited tiles of an INKOUTL1 polygon file to -o OUT.tiles
                         (at most --tiles N, default 4000), for Benchmarks/kernel-ab, then exit
+      --dump-fills FILE the same for the fill_lines calls of its render (-o OUT.fills)
       --help            this text
 
     The comparison scenes big, huge and thumbs run in the full run (no --quick, no --scene) or when
@@ -58,6 +59,7 @@ struct BenchOptions {
   var idleMilliseconds = 0
   var streamPNG: String?
   var dumpTiles: String?
+  var dumpFills: String?
   var tileLimit = 4000
   var output: String?
 
@@ -120,6 +122,8 @@ struct BenchOptions {
         streamPNG = try value(for: argument)
       case "--dump-tiles":
         dumpTiles = try value(for: argument)
+      case "--dump-fills":
+        dumpFills = try value(for: argument)
       case "--tiles":
         let text = try value(for: argument)
         guard let count = Int(text), count >= 1 else {

@@ -1,12 +1,19 @@
-// `--dump-tiles`: the composited float tiles of a polygon file, as the 8-bit resolves receive
-// them, for `Benchmarks/kernel-ab`, which times two versions of a resolve kernel on the same tiles
-// in one process.
+// `--dump-tiles` and `--dump-fills`: what two kernels receive while a polygon file is rendered,
+// for `Benchmarks/kernel-ab`, which times two versions of a kernel on the same inputs in one
+// process. Both files are little-endian.
 //
-// Layout, little-endian: the 8 bytes "INKTILE1", u32 tile count; then per tile u32 block bits
-// (bit bx + 4·by for the 8 × 8 block at column bx, row by: set where a pixel differs from the
-// background), i32 x and y of the tile's corner in its image, and the tile's 4 × 1024 floats
-// (premultiplied linear red, green, blue and alpha planes, each column-major). Only whole tiles
-// that a primitive touches are written, documents in order, up to `limit`.
+// "INKTILE1", the composited float tiles as the 8-bit resolves receive them: u32 tile count; then
+// per tile u32 block bits (bit bx + 4·by for the 8 × 8 block at column bx, row by: set where a
+// pixel differs from the background), i32 x and y of the tile's corner in its image, and the
+// tile's 4 × 1024 floats (premultiplied linear red, green, blue and alpha planes, each
+// column-major). Only whole tiles that a primitive touches are written, documents in order, up to
+// `limit`.
+//
+// "INKFILL1", the calls of `fill_lines` (one primitive's fill of one tile): u32 call count; then
+// per call u32 fill rule (0 non-zero, 1 even-odd), f32 backdrop, f32 red, green, blue, alpha
+// (premultiplied linear), u32 piece count, the tile's 4 × 1024 floats as the call found them,
+// and the pieces (x0, y0, x1, y1 in tile coordinates). The cells are zero at every call. The
+// calls of the documents in order, up to `limit`.
 
 import Inkwell
 
@@ -67,6 +74,53 @@ enum DumpTilesCommand {
       return 1
     }
     print("\(path): \(collected.tiles) tiles → \(output)")
+    return 0
+  }
+
+  static let fillMagic = Array("INKFILL1".utf8)
+
+  static func runFills(path: String, output: String, limit: Int) -> Int32 {
+    let scene: PolygonScene
+    do {
+      scene = try PolygonFile.read(path)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      return 1
+    }
+    let plane = TileGrid.tileSize * TileGrid.tileSize
+    let collected = Collected()
+    var kernels = RasterKernels.native
+    let fillLines = kernels.fillLines
+    kernels.fillLines = { tile, cells, lines, count, backdrop, rule, color, blocks in
+      if collected.tiles < limit {
+        collected.append(rule == .evenOdd ? 1 : 0)
+        collected.append(backdrop.bitPattern)
+        for c in 0..<4 { collected.append(color[c].bitPattern) }
+        collected.append(UInt32(count))
+        for i in 0..<(4 * plane) { collected.append(tile[i].bitPattern) }
+        for i in 0..<(4 * count) { collected.append(lines[i].bitPattern) }
+        collected.tiles += 1
+      }
+      fillLines(tile, cells, lines, count, backdrop, rule, color, blocks)
+    }
+    var renderer = Renderer(threads: 1)
+    renderer.rasterizer = TileRasterizer(kernels: kernels)
+    var image = RGBA8Image(
+      width: scene.outWidth, height: scene.outHeight,
+      pixels: [UInt8](repeating: 0, count: scene.outWidth * scene.outHeight * 4))
+    for document in scene.documents.indices where collected.tiles < limit {
+      renderer.render(scene.primitives(document: document), into: &image, background: .white)
+    }
+    var bytes = fillMagic
+    appendLittleEndian(UInt32(collected.tiles), to: &bytes)
+    bytes.append(contentsOf: collected.bytes)
+    do {
+      try writeFile(output, bytes: bytes)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      return 1
+    }
+    print("\(path): \(collected.tiles) fill_lines calls → \(output)")
     return 0
   }
 

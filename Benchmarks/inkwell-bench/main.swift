@@ -80,6 +80,14 @@ if let path = options.dumpTiles {
   exit(DumpTilesCommand.run(path: path, output: output, limit: options.tileLimit))
 }
 
+if let path = options.dumpFills {
+  guard let output = options.output else {
+    print("inkwell-bench: --dump-fills needs -o OUT.fills", to: &standardError)
+    exit(2)
+  }
+  exit(DumpTilesCommand.runFills(path: path, output: output, limit: options.tileLimit))
+}
+
 if let path = options.streamPNG {
   guard let output = options.output else {
     print("inkwell-bench: --stream-png needs -o OUT.png", to: &standardError)

@@ -1,11 +1,16 @@
-// Two versions of the AVX2 8-bit resolves, A and B (see `run`), timed on the same tiles in one
-// process: each tile is copied into one scratch buffer (as the rasterizer leaves it in its own),
-// then resolved by A and by B, the order alternating from tile to tile and round to round, each
-// call between two time-stamp counter reads. Paired this finely, the ratio holds on a machine whose
-// speed moves by a third over seconds, where whole renders in turn differ by more than the change
-// being measured. Both versions write their own image; the two must be the same bytes.
+// Two versions of an AVX2 kernel, A and B (see `run`), timed on the same inputs in one process,
+// each call between two time-stamp counter reads, the order alternating from input to input and
+// round to round. Paired this finely, the ratio holds on a machine whose speed moves by a third
+// over seconds, where whole renders in turn differ by more than the change being measured.
 //
-// usage: kernel_ab plain|dithered ROUNDS FILE.tiles  (files from inkwell-bench --dump-tiles)
+// plain, dithered: the 8-bit resolves. Each tile is copied into one scratch buffer (as the
+// rasterizer leaves it in its own) and resolved by both; each version writes its own image, and
+// the two must be the same bytes.
+// fill: `fill_lines`. Each call's tile is copied into each version's scratch before its call;
+// the two tiles, block bits and (zero) cells after the call must be the same.
+//
+// usage: kernel_ab plain|dithered ROUNDS FILE.tiles    (inkwell-bench --dump-tiles)
+//        kernel_ab fill ROUNDS FILE.fills              (inkwell-bench --dump-fills)
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +25,96 @@ int A_dithered(const float *tile, const float m[9], float knee, int x, int y, in
 int B_dithered(const float *tile, const float m[9], float knee, int x, int y, int dither, uint32_t blocks,
                const uint8_t *clean, intptr_t clean_stride, uint8_t *out, intptr_t stride);
 
-enum { TILE = 32, FLOATS = 4 * TILE * TILE, COLUMNS = 64 };
+void A_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop, int rule,
+                  const float color[4], uint32_t *blocks);
+void B_fill_lines(float *tile, float *cells, const float *lines, size_t count, float backdrop, int rule,
+                  const float color[4], uint32_t *blocks);
+
+enum { TILE = 32, FLOATS = 4 * TILE * TILE, COLUMNS = 64, CELLS = 1184 };
+
+typedef struct {
+  uint32_t rule;
+  float backdrop;
+  float color[4];
+  uint32_t count;
+} fill_head;
+
+typedef struct {
+  fill_head head;
+  float *tile, *lines;
+} fill_call;
+
+static int compare(const void *a, const void *b);
+
+static void report(const char *kernel, const char *path, uint32_t count, const char *what, int same, double *cycles[2],
+                   double *ratios, int rounds, const char *note) {
+  qsort(cycles[0], rounds, sizeof(double), compare);
+  qsort(cycles[1], rounds, sizeof(double), compare);
+  qsort(ratios, rounds, sizeof(double), compare);
+  printf("%s %s: %u %s, %s; A %.3f M cycles, B %.3f M (medians of %d rounds); A/B %.4f, quartiles %.4f–%.4f%s\n",
+         kernel, path, count, what, same ? "same results" : "RESULTS DIFFER", cycles[0][rounds / 2] / 1e6,
+         cycles[1][rounds / 2] / 1e6, rounds, ratios[rounds / 2], ratios[rounds / 4], ratios[3 * rounds / 4], note);
+}
+
+// `fill`: FILE.fills read whole, then every call by A and by B, ROUNDS times.
+static int run_fills(FILE *file, const char *path, int rounds) {
+  uint32_t count = 0;
+  if (fread(&count, 4, 1, file) != 1 || count == 0) {
+    fprintf(stderr, "kernel_ab: %s holds no calls\n", path);
+    return 1;
+  }
+  fill_call *calls = calloc(count, sizeof(fill_call));
+  for (uint32_t i = 0; i < count; i++) {
+    fill_call *call = &calls[i];
+    if (fread(&call->head, sizeof(fill_head), 1, file) != 1 || call->head.count > (1u << 24)) {
+      fprintf(stderr, "kernel_ab: %s ends inside call %u\n", path, i);
+      return 1;
+    }
+    call->tile = malloc(FLOATS * sizeof(float));
+    call->lines = malloc((4 * (size_t)call->head.count + 1) * sizeof(float));
+    if (fread(call->tile, sizeof(float), FLOATS, file) != FLOATS ||
+        fread(call->lines, sizeof(float), 4 * (size_t)call->head.count, file) != 4 * (size_t)call->head.count) {
+      fprintf(stderr, "kernel_ab: %s ends inside call %u\n", path, i);
+      return 1;
+    }
+  }
+  float *tiles[2] = {aligned_alloc(64, FLOATS * sizeof(float)), aligned_alloc(64, FLOATS * sizeof(float))};
+  float *cells[2] = {aligned_alloc(64, CELLS * sizeof(float)), aligned_alloc(64, CELLS * sizeof(float))};
+  memset(cells[0], 0, CELLS * sizeof(float));
+  memset(cells[1], 0, CELLS * sizeof(float));
+  double *cycles[2] = {malloc(rounds * sizeof(double)), malloc(rounds * sizeof(double))};
+  double *ratios = malloc(rounds * sizeof(double));
+  int same = 1;
+  for (int round = -2; round < rounds; round++) {
+    uint64_t sum[2] = {0, 0};
+    for (uint32_t i = 0; i < count; i++) {
+      const fill_call *call = &calls[i];
+      uint32_t blocks[2] = {0, 0};
+      const int first = (int)((i + (uint32_t)round) & 1);
+      for (int k = 0; k < 2; k++) {
+        const int b = k ? !first : first;
+        memcpy(tiles[b], call->tile, FLOATS * sizeof(float));
+        _mm_lfence();
+        const uint64_t start = __rdtsc();
+        (b ? B_fill_lines : A_fill_lines)(tiles[b], cells[b], call->lines, call->head.count, call->head.backdrop,
+                                          (int)call->head.rule, call->head.color, &blocks[b]);
+        _mm_lfence();
+        sum[b] += __rdtsc() - start;
+      }
+      if (round == -2 && (blocks[0] != blocks[1] || memcmp(tiles[0], tiles[1], FLOATS * sizeof(float)) ||
+                          memcmp(cells[0], cells[1], 1088 * sizeof(float)))) {
+        same = 0;
+      }
+    }
+    if (round >= 0) {
+      cycles[0][round] = (double)sum[0];
+      cycles[1][round] = (double)sum[1];
+      ratios[round] = (double)sum[0] / (double)sum[1];
+    }
+  }
+  report("fill", path, count, "calls", same, cycles, ratios, rounds, "");
+  return same ? 0 : 1;
+}
 
 typedef struct {
   uint32_t blocks;
@@ -51,18 +145,28 @@ static uint64_t timed(int b, int dithered, const float *tile, const tile_head *h
 }
 
 int main(int argc, char **argv) {
-  if (argc != 4 || (strcmp(argv[1], "plain") && strcmp(argv[1], "dithered"))) {
-    fprintf(stderr, "usage: kernel_ab plain|dithered ROUNDS FILE.tiles\n");
+  if (argc != 4 || (strcmp(argv[1], "plain") && strcmp(argv[1], "dithered") && strcmp(argv[1], "fill"))) {
+    fprintf(stderr, "usage: kernel_ab plain|dithered ROUNDS FILE.tiles, or kernel_ab fill ROUNDS FILE.fills\n");
     return 2;
   }
   const int dithered = strcmp(argv[1], "dithered") == 0;
   const int rounds = atoi(argv[2]);
   FILE *file = fopen(argv[3], "rb");
   char magic[8];
+  if (!file || fread(magic, 1, 8, file) != 8 || rounds < 1) {
+    fprintf(stderr, "kernel_ab: cannot read %s, or ROUNDS is not positive\n", argv[3]);
+    return 1;
+  }
+  if (strcmp(argv[1], "fill") == 0) {
+    if (memcmp(magic, "INKFILL1", 8)) {
+      fprintf(stderr, "kernel_ab: %s is not a file of fill_lines calls\n", argv[3]);
+      return 1;
+    }
+    return run_fills(file, argv[3], rounds);
+  }
   uint32_t count = 0;
-  if (!file || fread(magic, 1, 8, file) != 8 || memcmp(magic, "INKTILE1", 8) || fread(&count, 4, 1, file) != 1 ||
-      count == 0 || rounds < 1) {
-    fprintf(stderr, "kernel_ab: %s is not a tile file with tiles, or ROUNDS is not positive\n", argv[3]);
+  if (memcmp(magic, "INKTILE1", 8) || fread(&count, 4, 1, file) != 1 || count == 0) {
+    fprintf(stderr, "kernel_ab: %s is not a tile file with tiles\n", argv[3]);
     return 1;
   }
   float *tiles = malloc((size_t)count * FLOATS * sizeof(float));
@@ -99,13 +203,8 @@ int main(int argc, char **argv) {
       ratios[round] = (double)sum[0] / (double)sum[1];
     }
   }
-  qsort(cycles[0], rounds, sizeof(double), compare);
-  qsort(cycles[1], rounds, sizeof(double), compare);
-  qsort(ratios, rounds, sizeof(double), compare);
-  printf("%s %s: %u tiles, %s; A %.3f M cycles, B %.3f M (medians of %d rounds); A/B %.4f, quartiles "
-         "%.4f–%.4f%s\n",
-         argv[1], argv[3], count, memcmp(images[0], images[1], image_bytes) ? "IMAGES DIFFER" : "same bytes",
-         cycles[0][rounds / 2] / 1e6, cycles[1][rounds / 2] / 1e6, rounds, ratios[rounds / 2], ratios[rounds / 4],
-         ratios[3 * rounds / 4], declined ? " (some tiles went over the knee and were left)" : "");
-  return memcmp(images[0], images[1], image_bytes) ? 1 : 0;
+  const int same = memcmp(images[0], images[1], image_bytes) == 0;
+  report(argv[1], argv[3], count, "tiles", same, cycles, ratios, rounds,
+         declined ? " (some tiles went over the knee and were left)" : "");
+  return same ? 0 : 1;
 }
