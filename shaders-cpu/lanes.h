@@ -118,9 +118,9 @@ static inline __attribute__((always_inline)) VI blend_int(VI mask, VI a, VI b) {
   return (mask & a) | (~mask & b);
 }
 
+// v < 0 ? 0 : v, then v > T ? T : v: with the bound first, NaN and −0 stay as they are.
 static inline __attribute__((always_inline)) VF clamp_tile(VF v) {
-  v = blend(v < splat(0.0f), splat(0.0f), v);
-  return blend(v > splat((float)T), splat((float)T), v);
+  return smaller(splat((float)T), larger(splat(0.0f), v));
 }
 
 // The adds of one row segment a lane (row, from → to, signed height dy) that spans at most two
@@ -132,8 +132,8 @@ static inline __attribute__((always_inline)) VF clamp_tile(VF v) {
 static inline __attribute__((always_inline)) void segment_adds(VI row, VF from, VF to, VF dy, VI none,
                                                                VI spare, VI index[3], VF value[3],
                                                                VI *wide) {
-  VF xl = blend(from < to, from, to);
-  VF xr = blend(from < to, to, from);
+  VF xl = smaller(from, to);
+  VF xr = larger(to, from);
   VI cl = __builtin_convertvector(xl, VI);
   cl = blend_int(cl > splat_int(T), splat_int(T), cl);
   VF left = __builtin_convertvector(cl, VF);
@@ -235,14 +235,14 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   VI skip = (y0 == y1) | (x0 != x0) | (y0 != y0) | (x1 != x1) | (y1 != y1);
   if (box) {
     // The extent of the pieces that add anything (min x, max x, min y, max y), for fill_lines.
-    box[0] = blend(skip, box[0], blend(x0 < box[0], x0, box[0]));
-    box[0] = blend(skip, box[0], blend(x1 < box[0], x1, box[0]));
-    box[1] = blend(skip, box[1], blend(x0 > box[1], x0, box[1]));
-    box[1] = blend(skip, box[1], blend(x1 > box[1], x1, box[1]));
-    box[2] = blend(skip, box[2], blend(y0 < box[2], y0, box[2]));
-    box[2] = blend(skip, box[2], blend(y1 < box[2], y1, box[2]));
-    box[3] = blend(skip, box[3], blend(y0 > box[3], y0, box[3]));
-    box[3] = blend(skip, box[3], blend(y1 > box[3], y1, box[3]));
+    box[0] = blend(skip, box[0], smaller(x0, box[0]));
+    box[0] = blend(skip, box[0], smaller(x1, box[0]));
+    box[1] = blend(skip, box[1], larger(x0, box[1]));
+    box[1] = blend(skip, box[1], larger(x1, box[1]));
+    box[2] = blend(skip, box[2], smaller(y0, box[2]));
+    box[2] = blend(skip, box[2], smaller(y1, box[2]));
+    box[3] = blend(skip, box[3], larger(y0, box[3]));
+    box[3] = blend(skip, box[3], larger(y1, box[3]));
   }
   // Top end first.
   VI down = y0 > y1;
