@@ -25,30 +25,45 @@ import Inkwell
 
 @MainActor
 enum DumpTilesCommand {
-  static let magic = Array("INKTILE1".utf8)
+  /// What is recorded: the tiles the 8-bit resolves receive, or the calls of `fill_lines`.
+  enum Kind {
+    case tiles, fills
 
-  static func run(path: String, output: String, limit: Int) -> Int32 {
-    let scene: PolygonScene
+    var magic: [UInt8] { Array((self == .tiles ? "INKTILE1" : "INKFILL1").utf8) }
+    var noun: String { self == .tiles ? "tiles" : "fill_lines calls" }
+  }
+
+  /// Returns the process's exit status.
+  static func run(_ kind: Kind, path: String, output: String, limit: Int) -> Int32 {
+    guard let scene = PolygonFile.readReportingErrors(path) else { return 1 }
+    let collected = kind == .tiles ? tiles(of: scene, limit: limit) : fills(of: scene, limit: limit)
+    var bytes = kind.magic
+    appendLittleEndian(UInt32(collected.count), to: &bytes)
+    bytes.append(contentsOf: collected.bytes)
     do {
-      scene = try PolygonFile.read(path)
+      try writeFile(output, bytes: bytes)
     } catch {
       print("inkwell-bench: \(error)", to: &standardError)
       return 1
     }
+    print("\(path): \(collected.count) \(kind.noun) → \(output)")
+    return 0
+  }
+
+  private static func tiles(of scene: PolygonScene, limit: Int) -> Collected {
     let size = TileGrid.tileSize
     let plane = size * size
     let width = scene.outWidth
     let height = scene.outHeight
     let collected = Collected()
-    for document in scene.documents.indices {
-      guard collected.tiles < limit else { break }
+    for document in scene.documents.indices where collected.count < limit {
       let primitives = scene.primitives(document: document)
       let bins = Renderer.bin(primitives, width: width, height: height)
       // One thread: the tiles come in the same order on every run.
       TileRasterizer().renderTilesSkippingEmpty(
         bins, primitives: primitives, background: LinearColor(red: 1, green: 1, blue: 1, alpha: 1), threads: 1
       ) { column, row, tile in
-        guard let tile, collected.tiles < limit,
+        guard let tile, collected.count < limit,
           (column + 1) * size <= width, (row + 1) * size <= height
         else { return }
         var blocks: UInt32 = 0
@@ -61,45 +76,26 @@ enum DumpTilesCommand {
         collected.append(UInt32(bitPattern: Int32(column * size)))
         collected.append(UInt32(bitPattern: Int32(row * size)))
         for i in 0..<(4 * plane) { collected.append(tile[i].bitPattern) }
-        collected.tiles += 1
+        collected.count += 1
       }
     }
-    var bytes = magic
-    appendLittleEndian(UInt32(collected.tiles), to: &bytes)
-    bytes.append(contentsOf: collected.bytes)
-    do {
-      try writeFile(output, bytes: bytes)
-    } catch {
-      print("inkwell-bench: \(error)", to: &standardError)
-      return 1
-    }
-    print("\(path): \(collected.tiles) tiles → \(output)")
-    return 0
+    return collected
   }
 
-  static let fillMagic = Array("INKFILL1".utf8)
-
-  static func runFills(path: String, output: String, limit: Int) -> Int32 {
-    let scene: PolygonScene
-    do {
-      scene = try PolygonFile.read(path)
-    } catch {
-      print("inkwell-bench: \(error)", to: &standardError)
-      return 1
-    }
+  private static func fills(of scene: PolygonScene, limit: Int) -> Collected {
     let plane = TileGrid.tileSize * TileGrid.tileSize
     let collected = Collected()
     var kernels = RasterKernels.native
     let fillLines = kernels.fillLines
     kernels.fillLines = { tile, cells, lines, count, backdrop, rule, color, blocks in
-      if collected.tiles < limit {
+      if collected.count < limit {
         collected.append(rule == .evenOdd ? 1 : 0)
         collected.append(backdrop.bitPattern)
         for c in 0..<4 { collected.append(color[c].bitPattern) }
         collected.append(UInt32(count))
         for i in 0..<(4 * plane) { collected.append(tile[i].bitPattern) }
         for i in 0..<(4 * count) { collected.append(lines[i].bitPattern) }
-        collected.tiles += 1
+        collected.count += 1
       }
       fillLines(tile, cells, lines, count, backdrop, rule, color, blocks)
     }
@@ -108,20 +104,10 @@ enum DumpTilesCommand {
     var image = RGBA8Image(
       width: scene.outWidth, height: scene.outHeight,
       pixels: [UInt8](repeating: 0, count: scene.outWidth * scene.outHeight * 4))
-    for document in scene.documents.indices where collected.tiles < limit {
+    for document in scene.documents.indices where collected.count < limit {
       renderer.render(scene.primitives(document: document), into: &image, background: .white)
     }
-    var bytes = fillMagic
-    appendLittleEndian(UInt32(collected.tiles), to: &bytes)
-    bytes.append(contentsOf: collected.bytes)
-    do {
-      try writeFile(output, bytes: bytes)
-    } catch {
-      print("inkwell-bench: \(error)", to: &standardError)
-      return 1
-    }
-    print("\(path): \(collected.tiles) fill_lines calls → \(output)")
-    return 0
+    return collected
   }
 
   /// Whether every pixel of the 8 × 8 block holds the white background (1 in every plane).
@@ -141,7 +127,7 @@ enum DumpTilesCommand {
   /// What the sink gathers, on the one rendering thread.
   private final class Collected: @unchecked Sendable {
     var bytes: [UInt8] = []
-    var tiles = 0
+    var count = 0
 
     func append(_ value: UInt32) { appendLittleEndian(value, to: &bytes) }
   }

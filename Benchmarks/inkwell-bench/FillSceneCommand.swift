@@ -16,13 +16,7 @@ import Inkwell
 enum FillSceneCommand {
   /// Returns the process's exit status.
   static func run(path: String, threads: Int, runs: Int, idleMilliseconds: Int, output: String?) -> Int32 {
-    let scene: PolygonScene
-    do {
-      scene = try PolygonFile.read(path)
-    } catch {
-      print("inkwell-bench: \(error)", to: &standardError)
-      return 1
-    }
+    guard let scene = PolygonFile.readReportingErrors(path) else { return 1 }
     let documents = (0..<scene.documents.count).map { scene.primitives(document: $0) }
     // Images allocated before timing, as the comparison and the peers do: one that every document
     // is rendered into, as the comparison's worker does; one per document only when they are to be

@@ -176,6 +176,17 @@ enum PolygonFile {
     guard ok, closed else { throw PolygonFileError(path: path, reason: "short write") }
   }
 
+  /// `read(path)`, or nil after printing why not (for the commands that render one file).
+  @MainActor
+  static func readReportingErrors(_ path: String) -> PolygonScene? {
+    do {
+      return try read(path)
+    } catch {
+      print("inkwell-bench: \(error)", to: &standardError)
+      return nil
+    }
+  }
+
   static func read(_ path: String) throws(PolygonFileError) -> PolygonScene {
     guard let file = fopen(path, "rb") else {
       throw PolygonFileError(path: path, reason: String(cString: strerror(errno)))

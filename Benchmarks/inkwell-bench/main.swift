@@ -77,7 +77,7 @@ if let path = options.dumpTiles {
     print("inkwell-bench: --dump-tiles needs -o OUT.tiles", to: &standardError)
     exit(2)
   }
-  exit(DumpTilesCommand.run(path: path, output: output, limit: options.tileLimit))
+  exit(DumpTilesCommand.run(.tiles, path: path, output: output, limit: options.tileLimit))
 }
 
 if let path = options.dumpFills {
@@ -85,7 +85,7 @@ if let path = options.dumpFills {
     print("inkwell-bench: --dump-fills needs -o OUT.fills", to: &standardError)
     exit(2)
   }
-  exit(DumpTilesCommand.runFills(path: path, output: output, limit: options.tileLimit))
+  exit(DumpTilesCommand.run(.fills, path: path, output: output, limit: options.tileLimit))
 }
 
 if let path = options.streamPNG {
