@@ -36,7 +36,10 @@ let package = Package(
     ),
 
     // Build → bin → raster → resolve. Knows nothing of file formats.
-    .target(name: "InkwellRender", dependencies: ["InkwellModel", "InkwellKernels"]),
+    // Where a parallel render's threads run (processor and affinity, which Glibc's module lacks).
+    .target(name: "CInkwellThreads"),
+
+    .target(name: "InkwellRender", dependencies: ["InkwellModel", "InkwellKernels", "CInkwellThreads"]),
 
     // zlib through the system library (deflate for the binary format, gzip for importers).
     .systemLibrary(
@@ -59,7 +62,7 @@ let package = Package(
       dependencies: ["CLibPNG"],
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
     ),
-    .target(name: "InkwellPNG", dependencies: ["CInkwellPNG"]),
+    .target(name: "InkwellPNG", dependencies: ["CInkwellPNG", "CInkwellThreads"]),
 
     // OpenEXR through the system library's core C API (OpenEXRCore); no C++ in our code.
     // Headers are included as <OpenEXR/…>, so no pkg-config flags are needed.
@@ -120,7 +123,7 @@ let package = Package(
       name: "InkwellTests",
       dependencies: [
         "Inkwell", "InkwellModel", "InkwellRender", "InkwellFormat", "InkwellPNG", "InkwellKernels",
-        "InkwellEXR", "inkwell", "CInkwellOutput",
+        "InkwellEXR", "inkwell", "CInkwellOutput", "CInkwellThreads",
       ],
       exclude: ["Malformed"]
     ),

@@ -15,6 +15,7 @@
 // libpng still writes the container, so every chunk, length and CRC comes from it.
 
 import CInkwellPNG
+import CInkwellThreads
 import Dispatch
 
 /// Encodes 8-bit RGBA rows as PNG with band-parallel compression.
@@ -255,7 +256,12 @@ public final class PNGBandStream {
       let above = SendableRawPointer(
         base: UnsafeRawPointer(previousRow.baseAddress ?? UnsafePointer(bitPattern: 1)!))
       let hasAbove = !previousRow.isEmpty
+      // Workers that share a processor move apart as they start (see CInkwellThreads).
+      let spread = workers > 1 ? inkwell_spread_create(Int32(workers)) : nil
+      defer { inkwell_spread_destroy(spread) }
+      let record = spread.map { SendableRawPointer(base: UnsafeRawPointer($0)) }
       let work: @Sendable (Int) -> Void = { worker in
+        if let record { _ = inkwell_spread_start(OpaquePointer(record.base)) }
         var band = worker
         while band < bandCount {
           let first = band * bandHeight

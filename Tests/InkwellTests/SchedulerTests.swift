@@ -1,3 +1,4 @@
+import CInkwellThreads
 import Dispatch
 import InkwellModel
 import InkwellRender
@@ -96,6 +97,56 @@ struct SchedulerTests {
       #expect((0..<jobs).allSatisfy { calls[$0] == 1 }, "jobs \(jobs), workers \(workers)")
     }
   }
+}
+
+@Suite("Spreading a call's workers over processors")
+struct WorkerSpreadTests {
+  @Test("workers are numbered in the order they start, each once, however many threads run them")
+  func startOrder() {
+    for workers in [1, 2, 5] {
+      guard let spread = inkwell_spread_create(Int32(workers)) else {
+        Issue.record("no record for \(workers) workers")
+        continue
+      }
+      defer { inkwell_spread_destroy(spread) }
+      let orders = UnsafeMutablePointer<Int32>.allocate(capacity: workers)
+      defer { orders.deallocate() }
+      let shared = SharedSpread(record: spread, orders: orders)
+      DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        shared.orders[worker] = inkwell_spread_start(shared.record)
+      }
+      #expect(Set((0..<workers).map { orders[$0] }) == Set(0..<Int32(workers)))
+      #expect(inkwell_spread_started(spread) == Int32(workers))
+    }
+  }
+
+  @Test("a worker that starts on the processor of one before it moves, and keeps its affinity")
+  func clashMoves() {
+    guard let spread = inkwell_spread_create(2) else {
+      Issue.record("no record")
+      return
+    }
+    defer { inkwell_spread_destroy(spread) }
+    let allowed = inkwell_allowed_processors()
+    // Both starts on this thread: the second finds the first's processor taken.
+    #expect(inkwell_spread_start(spread) == 0)
+    #expect(inkwell_spread_start(spread) == 1)
+    #expect(inkwell_allowed_processors() == allowed)
+    #if os(Linux)
+      #expect(inkwell_spread_moves(spread) == (allowed >= 2 ? 1 : 0), "\(allowed) processors allowed")
+    #else
+      #expect(inkwell_spread_moves(spread) == 0)
+    #endif
+    // More starts than workers are counted and change nothing.
+    #expect(inkwell_spread_start(spread) == 2)
+    #expect(inkwell_spread_moves(spread) <= 1)
+  }
+}
+
+/// The spread record and the order each worker got, written by that worker alone.
+private struct SharedSpread: @unchecked Sendable {
+  let record: OpaquePointer
+  let orders: UnsafeMutablePointer<Int32>
 }
 
 @Suite("Threads for small renders")

@@ -12,10 +12,19 @@
 // before 2024), worker k of n takes rows k, k + n, k + 2n, … The pool is the one the rest of the
 // process already uses. One thread renders on the calling thread, with no Dispatch at all.
 //
+// As each worker starts, it moves off a processor that a worker started before it already uses
+// (`inkwell_spread_start`, CInkwellThreads). On a virtual machine whose idle processors halt,
+// Linux had put the woken Dispatch worker behind the calling thread on its processor, where it
+// waited milliseconds while the other processor idled: the notes scene's fill on two threads
+// after 50 ms idle took 7.7–8.3 ms, as long as on one, and 4.7 ms with the move (the
+// highlighter 13.5–16.4 → 9.2–9.6 ms; `inkwell-bench --fill-scene … --threads 2 --idle 50`).
+// Where the worker starts on a processor of its own, the cost is reading which processor it is.
+//
 // Other schedulers (an OpenMP loop, an application's own pool, a serial or reversed one in tests)
 // plug in through `TileScheduler`. `Benchmarks/omp-bench` measures an OpenMP one against this
 // default; docs/openmp.md has the numbers and why OpenMP stays out of the library.
 
+import CInkwellThreads
 import Dispatch
 
 #if canImport(Synchronization)
@@ -54,7 +63,12 @@ public struct TileScheduler: Sendable {
         // Rows taken from a shared counter: a thread slowed by the rest of the machine takes
         // fewer rows instead of holding the others up.
         let next = Atomic<Int>(0)
+        let spread = WorkerSpread(workers: workers)
+        defer { spread.release() }
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          // Each worker that finds jobs left first makes sure it does not share its processor
+          // with one that started before it (see CInkwellThreads).
+          if next.load(ordering: .relaxed) < jobs { spread.start() }
           while true {
             let job = next.add(1, ordering: .relaxed).oldValue
             guard job < jobs else { return }
@@ -72,4 +86,16 @@ public struct TileScheduler: Sendable {
       }
     }
   }
+}
+
+/// The record a parallel call's workers share to spread over processors (`inkwell_spread`).
+private struct WorkerSpread: @unchecked Sendable {
+  private let record: OpaquePointer?
+
+  init(workers: Int) { record = inkwell_spread_create(Int32(clamping: workers)) }
+
+  /// See `inkwell_spread_start`.
+  func start() { _ = inkwell_spread_start(record) }
+
+  func release() { inkwell_spread_destroy(record) }
 }
