@@ -1,12 +1,16 @@
 // Spreading a parallel call's workers over processors. See include/CInkwellThreads.h.
 //
-// Why: on a virtual machine whose idle processors halt (KVM), Linux takes a halted processor for
-// a busy one and places a woken worker thread on the processor of the thread that woke it. The
-// caller of a parallel render goes on working there, and the worker waits behind it for the
-// rest of its time slice (milliseconds), while the other processor idles: after 50 ms of idle,
-// the 1536 × 2048 notes scene filled on two threads took as long as on one, its second worker
-// starting 0.4–3.8 ms into a raster stage of 4–8 ms. Moving the worker by its affinity wakes the
-// idle processor at once.
+// Why: a kernel may place a woken thread on the processor of the thread that woke it even while
+// another processor idles (this machine's Firecracker guest boots with `sched_vcpu_pack=15`,
+// which packs woken threads onto busy virtual processors). The caller of a parallel render goes
+// on working there, and Dispatch's worker waits behind it until the caller's time slice ends or
+// the load balancer moves it: after 50 ms of idle, the 1536 × 2048 notes scene filled on two
+// threads in 7.4–8.3 ms, as long as on one, its second worker starting 0.4–3.8 ms into a raster
+// stage of 4–8 ms. Moving the worker by its affinity alone did not help (it cannot run to move
+// itself while it waits); the first worker's yield lets it run, and its move then wakes the idle
+// processor: 4.1–4.7 ms. Where each worker starts on a processor of its own, as it does without
+// idle, the cost is reading the processor and a yield or two (a system call each) while the
+// others start.
 
 #if defined(__linux__)
 #define _GNU_SOURCE

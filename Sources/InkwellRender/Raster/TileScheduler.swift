@@ -12,13 +12,13 @@
 // before 2024), worker k of n takes rows k, k + n, k + 2n, … The pool is the one the rest of the
 // process already uses. One thread renders on the calling thread, with no Dispatch at all.
 //
-// As each worker starts, it moves off a processor that a worker started before it already uses
-// (`inkwell_spread_start`, CInkwellThreads). On a virtual machine whose idle processors halt,
-// Linux had put the woken Dispatch worker behind the calling thread on its processor, where it
-// waited milliseconds while the other processor idled: the notes scene's fill on two threads
-// after 50 ms idle took 7.7–8.3 ms, as long as on one, and 4.7 ms with the move (the
-// highlighter 13.5–16.4 → 9.2–9.6 ms; `inkwell-bench --fill-scene … --threads 2 --idle 50`).
-// Where the worker starts on a processor of its own, the cost is reading which processor it is.
+// As each worker starts, it moves off a processor that a worker started before it already uses,
+// and the first yields its processor while the others have not started (`inkwell_spread_start`,
+// CInkwellThreads). Where the kernel packs a woken thread onto the waker's busy processor, the
+// Dispatch worker had waited behind the calling thread for milliseconds while the other processor
+// idled: the notes scene's fill on two threads after 50 ms idle took 7.4–8.3 ms, as long as on
+// one, and takes 4.1–4.7 ms with the move (the highlighter 14.0–14.3 → 9.6–10.6 ms;
+// `inkwell-bench --fill-scene … --threads 2 --idle 50`, and 200).
 //
 // Other schedulers (an OpenMP loop, an application's own pool, a serial or reversed one in tests)
 // plug in through `TileScheduler`. `Benchmarks/omp-bench` measures an OpenMP one against this
