@@ -30,7 +30,7 @@ struct inkwell_spread {
   atomic_int cpus[];
 };
 
-// How many times the first worker yields while the others have not started.
+// How many times a worker making way yields while the others have not started.
 enum { FIRST_WORKER_YIELDS = 4 };
 
 inkwell_spread *inkwell_spread_create(int workers) {
@@ -95,13 +95,15 @@ int inkwell_spread_start(inkwell_spread *spread) {
   int cpu = sched_getcpu();
   if (cpu >= 0 && taken(spread, order, cpu)) cpu = move_to_free_processor(spread, order, cpu);
   atomic_store_explicit(&spread->cpus[order], cpu, memory_order_release);
-  if (order == 0) {
-    for (int k = 0; k < FIRST_WORKER_YIELDS; k++) {
-      if (atomic_load_explicit(&spread->started, memory_order_acquire) >= spread->workers) break;
-      sched_yield();
-    }
-  }
   return order;
+}
+
+void inkwell_spread_make_way(const inkwell_spread *spread) {
+  if (!spread) return;
+  for (int k = 0; k < FIRST_WORKER_YIELDS; k++) {
+    if (atomic_load_explicit(&spread->started, memory_order_acquire) >= spread->workers) return;
+    sched_yield();
+  }
 }
 
 #else
@@ -111,5 +113,7 @@ int inkwell_allowed_processors(void) { return 0; }
 int inkwell_spread_start(inkwell_spread *spread) {
   return spread ? atomic_fetch_add_explicit(&spread->started, 1, memory_order_acq_rel) : 0;
 }
+
+void inkwell_spread_make_way(const inkwell_spread *spread) { (void)spread; }
 
 #endif

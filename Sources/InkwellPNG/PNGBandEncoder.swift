@@ -256,12 +256,15 @@ public final class PNGBandStream {
       let above = SendableRawPointer(
         base: UnsafeRawPointer(previousRow.baseAddress ?? UnsafePointer(bitPattern: 1)!))
       let hasAbove = !previousRow.isEmpty
-      // Workers that share a processor move apart as they start (see CInkwellThreads).
+      // Workers that share a processor move apart as they start, and the first makes way for any
+      // not yet started (see CInkwellThreads).
       let spread = workers > 1 ? inkwell_spread_create(Int32(workers)) : nil
       defer { inkwell_spread_destroy(spread) }
       let record = spread.map { SendableRawPointer(base: UnsafeRawPointer($0)) }
       let work: @Sendable (Int) -> Void = { worker in
-        if let record { _ = inkwell_spread_start(OpaquePointer(record.base)) }
+        if let record, inkwell_spread_start(OpaquePointer(record.base)) == 0 {
+          inkwell_spread_make_way(OpaquePointer(record.base))
+        }
         var band = worker
         while band < bandCount {
           let first = band * bandHeight
