@@ -24,23 +24,30 @@
 
 struct inkwell_spread {
   int workers;
+  // How many workers' processors are recorded: at most `RECORDED_WORKERS`, more than a machine has
+  // processors that the affinity calls here can name; later workers are counted only.
+  int recorded;
   atomic_int started;
   atomic_int moves;
   // The processor of each started worker in the order they started, −1 until it is known.
   atomic_int cpus[];
 };
 
+enum { RECORDED_WORKERS = 1024 };
+
 // How many times a worker making way yields while the others have not started.
 enum { FIRST_WORKER_YIELDS = 4 };
 
 inkwell_spread *inkwell_spread_create(int workers) {
   if (workers < 1) workers = 1;
-  inkwell_spread *spread = malloc(sizeof(inkwell_spread) + (size_t)workers * sizeof(atomic_int));
+  const int recorded = workers < RECORDED_WORKERS ? workers : RECORDED_WORKERS;
+  inkwell_spread *spread = malloc(sizeof(inkwell_spread) + (size_t)recorded * sizeof(atomic_int));
   if (!spread) return NULL;
   spread->workers = workers;
+  spread->recorded = recorded;
   atomic_init(&spread->started, 0);
   atomic_init(&spread->moves, 0);
-  for (int i = 0; i < workers; i++) atomic_init(&spread->cpus[i], -1);
+  for (int i = 0; i < recorded; i++) atomic_init(&spread->cpus[i], -1);
   return spread;
 }
 
@@ -91,7 +98,7 @@ int inkwell_allowed_processors(void) {
 int inkwell_spread_start(inkwell_spread *spread) {
   if (!spread) return 0;
   const int order = atomic_fetch_add_explicit(&spread->started, 1, memory_order_acq_rel);
-  if (order >= spread->workers) return order;
+  if (order >= spread->recorded) return order;
   int cpu = sched_getcpu();
   if (cpu >= 0 && taken(spread, order, cpu)) cpu = move_to_free_processor(spread, order, cpu);
   atomic_store_explicit(&spread->cpus[order], cpu, memory_order_release);

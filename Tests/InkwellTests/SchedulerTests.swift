@@ -144,6 +144,21 @@ struct WorkerSpreadTests {
     #expect(inkwell_spread_start(spread) == 2)
     #expect(inkwell_spread_moves(spread) <= 1)
   }
+
+  @Test("a call of more workers than processors can be named records the first and counts the rest")
+  func manyWorkers() {
+    guard let spread = inkwell_spread_create(3000) else {
+      Issue.record("no record")
+      return
+    }
+    defer { inkwell_spread_destroy(spread) }
+    let allowed = inkwell_allowed_processors()
+    for order in 0..<1100 { #expect(inkwell_spread_start(spread) == Int32(order)) }
+    #expect(inkwell_spread_started(spread) == 1100)
+    // Once every allowed processor holds a started worker, no later one has anywhere to go.
+    #expect(inkwell_spread_moves(spread) <= Swift.max(allowed - 1, 0))
+    #expect(inkwell_allowed_processors() == allowed)
+  }
 }
 
 /// The spread record and the order each worker got, written by that worker alone.
