@@ -61,6 +61,11 @@ int inkwell_spread_moves(const inkwell_spread *spread) {
   return spread ? atomic_load_explicit(&spread->moves, memory_order_relaxed) : 0;
 }
 
+int inkwell_spread_processor(const inkwell_spread *spread, int order) {
+  if (!spread || order < 0 || order >= spread->recorded) return -1;
+  return atomic_load_explicit(&spread->cpus[order], memory_order_acquire);
+}
+
 #if defined(__linux__)
 
 // Whether a worker started before `order` runs on `cpu`.

@@ -36,6 +36,10 @@ int inkwell_spread_started(const inkwell_spread *spread);
 /// How many started workers moved to another processor (for tests and measurements).
 int inkwell_spread_moves(const inkwell_spread *spread);
 
+/// The processor the worker that started `order`-th recorded (after any move), or −1 where none
+/// is known (not started, not recorded, or not Linux).
+int inkwell_spread_processor(const inkwell_spread *spread, int order);
+
 /// How many processors the calling thread may run on (its affinity), or 0 where the system does
 /// not say.
 int inkwell_allowed_processors(void);
