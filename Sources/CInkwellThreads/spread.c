@@ -66,6 +66,12 @@ int inkwell_spread_processor(const inkwell_spread *spread, int order) {
   return atomic_load_explicit(&spread->cpus[order], memory_order_acquire);
 }
 
+int inkwell_spread_join(inkwell_spread *spread) {
+  const int order = inkwell_spread_start(spread);
+  if (order == 0) inkwell_spread_make_way(spread);
+  return order;
+}
+
 #if defined(__linux__)
 
 // Whether a worker started before `order` runs on `cpu`.

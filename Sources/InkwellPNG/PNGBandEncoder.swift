@@ -262,9 +262,7 @@ public final class PNGBandStream {
       defer { inkwell_spread_destroy(spread) }
       let record = spread.map { SendableRawPointer(base: UnsafeRawPointer($0)) }
       let work: @Sendable (Int) -> Void = { worker in
-        if let record, inkwell_spread_start(OpaquePointer(record.base)) == 0 {
-          inkwell_spread_make_way(OpaquePointer(record.base))
-        }
+        if let record { _ = inkwell_spread_join(OpaquePointer(record.base)) }
         var band = worker
         while band < bandCount {
           let first = band * bandHeight

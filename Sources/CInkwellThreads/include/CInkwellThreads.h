@@ -30,6 +30,11 @@ int inkwell_spread_start(inkwell_spread *spread);
 /// nothing.
 void inkwell_spread_make_way(const inkwell_spread *spread);
 
+/// What each worker of a parallel call does as it starts, before its first job:
+/// `inkwell_spread_start`, then, for the first worker, `inkwell_spread_make_way`. Returns how
+/// many workers had started before it.
+int inkwell_spread_join(inkwell_spread *spread);
+
 /// How many workers have started so far.
 int inkwell_spread_started(const inkwell_spread *spread);
 

@@ -13,8 +13,8 @@
 // process already uses. One thread renders on the calling thread, with no Dispatch at all.
 //
 // As each worker starts, it moves off a processor that a worker started before it already uses,
-// and the first yields its processor while the others have not started (`inkwell_spread_start`
-// and `inkwell_spread_make_way`, CInkwellThreads). Where the kernel packs a woken thread onto the waker's busy processor, the
+// and the first yields its processor while the others have not started (`inkwell_spread_join`,
+// CInkwellThreads). Where the kernel packs a woken thread onto the waker's busy processor, the
 // Dispatch worker had waited behind the calling thread for milliseconds while the other processor
 // idled: the notes scene's fill on two threads after 50 ms idle took 7.4–8.3 ms, as long as on
 // one, and takes 4.1–4.7 ms with the move (the highlighter 14.0–14.3 → 9.6–10.6 ms;
@@ -69,7 +69,7 @@ public struct TileScheduler: Sendable {
           // Each worker that finds jobs left first makes sure it does not share its processor
           // with one that started before it, and the first makes way for any not yet started
           // (see CInkwellThreads).
-          if next.load(ordering: .relaxed) < jobs, spread.start() == 0 { spread.makeWay() }
+          if next.load(ordering: .relaxed) < jobs { spread.join() }
           while true {
             let job = next.add(1, ordering: .relaxed).oldValue
             guard job < jobs else { return }
@@ -95,11 +95,8 @@ private struct WorkerSpread: @unchecked Sendable {
 
   init(workers: Int) { record = inkwell_spread_create(Int32(clamping: workers)) }
 
-  /// See `inkwell_spread_start`; how many workers had started before this one.
-  func start() -> Int { Int(inkwell_spread_start(record)) }
-
-  /// See `inkwell_spread_make_way`.
-  func makeWay() { inkwell_spread_make_way(record) }
+  /// See `inkwell_spread_join`.
+  func join() { _ = inkwell_spread_join(record) }
 
   func release() { inkwell_spread_destroy(record) }
 }
