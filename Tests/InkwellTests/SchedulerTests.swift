@@ -104,72 +104,74 @@ struct WorkerSpreadTests {
   @Test("workers are numbered in the order they start, each once, however many threads run them")
   func startOrder() {
     for workers in [1, 2, 5] {
-      guard let spread = inkwell_spread_create(Int32(workers)) else {
-        Issue.record("no record for \(workers) workers")
-        continue
+      withSpread(workers: workers) { spread in
+        let orders = UnsafeMutablePointer<Int32>.allocate(capacity: workers)
+        defer { orders.deallocate() }
+        let shared = SharedSpread(record: spread, orders: orders)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+          shared.orders[worker] = inkwell_spread_start(shared.record)
+        }
+        #expect(Set((0..<workers).map { orders[$0] }) == Set(0..<Int32(workers)))
+        #expect(inkwell_spread_started(spread) == Int32(workers))
       }
-      defer { inkwell_spread_destroy(spread) }
-      let orders = UnsafeMutablePointer<Int32>.allocate(capacity: workers)
-      defer { orders.deallocate() }
-      let shared = SharedSpread(record: spread, orders: orders)
-      DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        shared.orders[worker] = inkwell_spread_start(shared.record)
-      }
-      #expect(Set((0..<workers).map { orders[$0] }) == Set(0..<Int32(workers)))
-      #expect(inkwell_spread_started(spread) == Int32(workers))
     }
   }
 
   @Test("a worker that starts on the processor of one before it moves, and keeps its affinity")
   func clashMoves() {
-    guard let spread = inkwell_spread_create(2) else {
-      Issue.record("no record")
-      return
-    }
-    defer { inkwell_spread_destroy(spread) }
-    let allowed = inkwell_allowed_processors()
-    // Both starts on this thread: the second finds the first's processor taken. Making way while
-    // the second has not started yields a few times and returns; once all have started, at once.
-    #expect(inkwell_spread_start(spread) == 0)
-    inkwell_spread_make_way(spread)
-    #expect(inkwell_spread_start(spread) == 1)
-    inkwell_spread_make_way(spread)
-    #expect(inkwell_allowed_processors() == allowed)
-    #if os(Linux)
-      // Where two processors are allowed the two workers end on different ones: the second moved,
-      // or the system had already moved the thread between the two starts.
-      let first = inkwell_spread_processor(spread, 0)
-      let second = inkwell_spread_processor(spread, 1)
-      #expect(first >= 0 && second >= 0)
-      if allowed >= 2 {
-        #expect(first != second, "\(allowed) processors allowed")
-      } else {
+    withSpread(workers: 2) { spread in
+      let allowed = inkwell_allowed_processors()
+      // Both starts on this thread: the second finds the first's processor taken. Making way
+      // while the second has not started yields a few times and returns; once all have started,
+      // at once.
+      #expect(inkwell_spread_start(spread) == 0)
+      inkwell_spread_make_way(spread)
+      #expect(inkwell_spread_start(spread) == 1)
+      inkwell_spread_make_way(spread)
+      #expect(inkwell_allowed_processors() == allowed)
+      #if os(Linux)
+        // Where two processors are allowed the two workers end on different ones: the second
+        // moved, or the system had already moved the thread between the two starts.
+        let first = inkwell_spread_processor(spread, 0)
+        let second = inkwell_spread_processor(spread, 1)
+        #expect(first >= 0 && second >= 0)
+        if allowed >= 2 {
+          #expect(first != second, "\(allowed) processors allowed")
+        } else {
+          #expect(inkwell_spread_moves(spread) == 0)
+        }
+        #expect(inkwell_spread_moves(spread) <= 1)
+      #else
         #expect(inkwell_spread_moves(spread) == 0)
-      }
+        #expect(inkwell_spread_processor(spread, 0) == -1)
+      #endif
+      // More starts than workers are counted and change nothing.
+      #expect(inkwell_spread_start(spread) == 2)
       #expect(inkwell_spread_moves(spread) <= 1)
-    #else
-      #expect(inkwell_spread_moves(spread) == 0)
-      #expect(inkwell_spread_processor(spread, 0) == -1)
-    #endif
-    // More starts than workers are counted and change nothing.
-    #expect(inkwell_spread_start(spread) == 2)
-    #expect(inkwell_spread_moves(spread) <= 1)
+    }
   }
 
   @Test("a call of more workers than processors can be named records the first and counts the rest")
   func manyWorkers() {
-    guard let spread = inkwell_spread_create(3000) else {
-      Issue.record("no record")
-      return
+    withSpread(workers: 3000) { spread in
+      let allowed = inkwell_allowed_processors()
+      for order in 0..<1100 { #expect(inkwell_spread_start(spread) == Int32(order)) }
+      #expect(inkwell_spread_started(spread) == 1100)
+      // Once every allowed processor holds a started worker, no later one has anywhere to go.
+      #expect(inkwell_spread_moves(spread) <= Swift.max(allowed - 1, 0))
+      #expect(inkwell_allowed_processors() == allowed)
     }
-    defer { inkwell_spread_destroy(spread) }
-    let allowed = inkwell_allowed_processors()
-    for order in 0..<1100 { #expect(inkwell_spread_start(spread) == Int32(order)) }
-    #expect(inkwell_spread_started(spread) == 1100)
-    // Once every allowed processor holds a started worker, no later one has anywhere to go.
-    #expect(inkwell_spread_moves(spread) <= Swift.max(allowed - 1, 0))
-    #expect(inkwell_allowed_processors() == allowed)
   }
+}
+
+/// `body` with a spread record for `workers` workers, destroyed afterwards.
+private func withSpread(workers: Int, _ body: (OpaquePointer) -> Void) {
+  guard let spread = inkwell_spread_create(Int32(workers)) else {
+    Issue.record("no record for \(workers) workers")
+    return
+  }
+  defer { inkwell_spread_destroy(spread) }
+  body(spread)
 }
 
 /// The spread record and the order each worker got, written by that worker alone.
