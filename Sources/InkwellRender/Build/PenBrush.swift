@@ -385,7 +385,7 @@ public enum PenBrush {
     walk: inout HairlineWalk, into knots: UnsafeMutablePointer<Int32>
   ) -> Int {
     var a = walk.point
-    var travelled = walk.travelled
+    var lanes = SIMD4(repeating: walk.travelled)
     var wide = walk.widest
     let last = endsPath ? points.count - 1 : -1
     var count = 0
@@ -405,21 +405,24 @@ public enum PenBrush {
         let steps = Int32(truncatingIfNeeded: segmentSteps(length: length, spacing: spacing))
         knots[count] = Int32(truncatingIfNeeded: i) << 8 | steps
         count += 1
-        travelled = 0
+        lanes = .zero
         continue
       }
       // Whether the knot is taken follows the hand (about one in four on a thumbnail), so it is
-      // counted rather than branched on.
-      travelled += length
-      let taken = (travelled + 0.5 * length >= spacing) || i == last ? 1 : 0
+      // counted rather than branched on. The length since the last knot is reset by a lane
+      // select (compare, and-not), which the compiler keeps; reset as a product by the taken
+      // count (an integer converted to a float) it had made a chain twice as long from one point
+      // to the next.
+      let lengths = SIMD4(repeating: length)
+      lanes += lengths
+      let reached = lanes + 0.5 * lengths .>= SIMD4(repeating: spacing)
+      let taken = reached[0] || i == last ? 1 : 0
       knots[count] = Int32(truncatingIfNeeded: i) << 8 | 1
       count &+= taken
-      // +0 where taken (the sum of finite lengths is finite and not negative), else unchanged: as
-      // a product, which the compiler keeps, where it made a select of the float a branch.
-      travelled *= Float(1 &- taken)
+      lanes.replace(with: 0, where: reached)
     }
     walk.point = a
-    walk.travelled = travelled
+    walk.travelled = endsPath ? 0 : lanes[0]
     walk.widest = wide
     return count
   }

@@ -39,19 +39,30 @@ public struct PenInk: Brush {
     points.withUnsafeBufferPointer { points in
       guard let first = points.first else { return false }
       // The span of the raw opacities, clamped afterwards (clamping keeps the order). A value
-      // that is not finite (which comparisons would pass over, or clamping map to 1) makes the
-      // sum not finite: then each is clamped first, as `StrokeSamples.opacity` does.
-      var lo = first.opacity
+      // that is not finite (which comparisons would pass over, or clamping map to 1) makes a
+      // lane's sum not finite: then each is clamped first, as `StrokeSamples.opacity` does. Four
+      // lanes, each a quarter of the points: one lane's minimum, maximum and sum made a chain of
+      // dependent instructions per point.
+      var lo = SIMD4(repeating: first.opacity)
       var hi = lo
-      var sum: Float = 0
-      for i in points.indices {
-        let o = points[i].opacity
-        if o < lo { lo = o }
-        if hi < o { hi = o }
+      var sum = SIMD4<Float>.zero
+      var i = 0
+      while i + 4 <= points.count {
+        let o = SIMD4(points[i].opacity, points[i + 1].opacity, points[i + 2].opacity, points[i + 3].opacity)
+        lo.replace(with: o, where: o .< lo)
+        hi.replace(with: o, where: hi .< o)
         sum += o
+        i += 4
       }
-      guard sum.isFinite else { return clampedSpan(points) >= 1 / 512 }
-      return StrokeSamples.opacity(value: hi) - StrokeSamples.opacity(value: lo) >= 1 / 512
+      while i < points.count {
+        let o = SIMD4(repeating: points[i].opacity)
+        lo.replace(with: o, where: o .< lo)
+        hi.replace(with: o, where: hi .< o)
+        sum[0] += o[0]
+        i += 1
+      }
+      guard all(sum .< .infinity .& sum .> -.infinity) else { return clampedSpan(points) >= 1 / 512 }
+      return StrokeSamples.opacity(value: hi.max()) - StrokeSamples.opacity(value: lo.min()) >= 1 / 512
     }
   }
 
