@@ -16,7 +16,8 @@ struct PenOpacityTests {
       let count = 1 + trial % 13
       let base = rng.float(0...1.2)
       var points = (0..<count).map { _ in
-        StrokePoint(location: Point(x: 0, y: 0), timeOffset: 0, size: Size(width: 1, height: 1), opacity: base)
+        StrokePoint(
+          location: Point(x: 0, y: 0), timeOffset: 0, size: Size(width: 1, height: 1), opacity: base)
       }
       for i in points.indices where rng.float(0...1) < 0.3 {
         points[i].opacity =
