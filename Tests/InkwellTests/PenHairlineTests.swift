@@ -136,7 +136,8 @@ struct PenHairlineTests {
     var travelled: Float = 0
     for i in 0..<(n - 1) {
       let b = m.apply(path.controlPoints[i + 1].location)
-      wide = Swift.max(wide, path.controlPoints[i + 1].size.width)
+      let width = path.controlPoints[i + 1].size.width
+      if width > wide { wide = width }
       let length = a.distance(to: b)
       a = b
       if length <= spacing {
@@ -168,6 +169,13 @@ struct PenHairlineTests {
           stroke.path.controlPoints[i].location.x = [Float.nan, .infinity, 1e30][Int(rng.next() % 3)]
         } else {
           stroke.path.controlPoints[i].size.width = [Float.nan, -0.0, 0, 3][Int(rng.next() % 4)]
+        }
+      }
+      // Now and then every width a zero of either sign: the widest is then a tie, whose sign
+      // says which of the equal widths was kept.
+      if trial % 10 == 7 {
+        for i in stroke.path.controlPoints.indices {
+          stroke.path.controlPoints[i].size.width = rng.next() % 2 == 0 ? 0 : -0.0
         }
       }
       let m = AffineTransform(

@@ -392,7 +392,6 @@ public enum PenBrush {
     var a = walk.point
     var lanes = SIMD4(repeating: walk.travelled)
     var wide = walk.widest
-    let last = endsPath ? points.count - 1 : -1
     var count = 0
     let base = points.baseAddress!
     for i in 0..<points.count {
@@ -403,7 +402,10 @@ public enum PenBrush {
       // and 0.88×).
       prefetchAhead(base, of: i)
       let b = m.apply(points[i].location)
-      wide = Swift.max(wide, points[i].size.width)
+      // Raised by a greater width only (one max instruction): a NaN width passes, and a NaN
+      // `wide` stays.
+      let width = points[i].size.width
+      wide = width > wide ? width : wide
       let length = a.distance(to: b)
       a = b
       guard length <= spacing else {
@@ -414,17 +416,22 @@ public enum PenBrush {
         continue
       }
       // Whether the knot is taken follows the hand (about one in four on a thumbnail), so it is
-      // counted rather than branched on. The length since the last knot is reset by a lane
-      // select (compare, and-not), which the compiler keeps; reset as a product by the taken
-      // count (an integer converted to a float) it had made a chain twice as long from one point
-      // to the next.
+      // counted rather than branched on, and the length since the last knot restarts by a lane
+      // select (compare, and-not), which the compiler keeps (a select of a float it made a
+      // branch; a product by the taken count, an integer converted to a float, made the chain
+      // from one point to the next twice as long). The path's last knot, always taken, is
+      // counted after the loop rather than tested for at every point: with the width's one max
+      // instruction, the loop takes 39 instructions a point where it took 50.
       let lengths = SIMD4(repeating: length)
       lanes += lengths
-      let reached = lanes + 0.5 * lengths .>= SIMD4(repeating: spacing)
-      let taken = reached[0] || i == last ? 1 : 0
+      let compared = lanes + 0.5 * lengths
       knots[count] = Int32(truncatingIfNeeded: i) << 8 | 1
-      count &+= taken
-      lanes.replace(with: 0, where: reached)
+      count &+= compared[0] >= spacing ? 1 : 0
+      lanes.replace(with: 0, where: compared .>= SIMD4(repeating: spacing))
+    }
+    // The last knot of the path, written above and not yet counted if its length fell short.
+    if endsPath && !points.isEmpty && (count == 0 || Int(knots[count - 1] >> 8) != points.count - 1) {
+      count += 1
     }
     walk.point = a
     walk.travelled = endsPath ? 0 : lanes[0]
@@ -447,8 +454,9 @@ public enum PenBrush {
     forEachHairlineTipPoint(of: path, through: m, spacing: spacing, widest: &widest, body)
   }
 
-  /// `forEachHairlineTipPoint(of:through:spacing:_:)`, raising `widest` to every recorded point's
-  /// width after the first (as `Swift.max` does, passing over NaN) on the way.
+  /// `forEachHairlineTipPoint(of:through:spacing:_:)`, raising `widest` on the way to each
+  /// recorded point's width after the first that is greater (a NaN width passes over, a NaN
+  /// `widest` stays).
   @inline(__always)
   static func forEachHairlineTipPoint(
     of path: StrokePath, through m: AffineTransform, spacing: Float, widest: inout Float,
