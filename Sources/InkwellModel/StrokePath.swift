@@ -143,6 +143,19 @@ public struct StrokePath: Hashable, Sendable {
     return Self.blendLanes(p0, p1, p2, p3, (w0, w1, w0, 0))
   }
 
+  /// `knotTipLanes(i)` of a knot inside the path (1 ≤ i ≤ count − 3), whose four points are
+  /// control points, from `points`, the control points' buffer: the same floats, without the
+  /// ends' tests and inlined where it is called (the hairline's knots are nearly all inside).
+  @inlinable @inline(__always)
+  public static func interiorKnotTipLanes(_ points: UnsafePointer<StrokePoint>, _ i: Int) -> SIMD8<Float> {
+    let sixth: Float = 1.0 / 6
+    @inline(__always) func lanes(_ p: StrokePoint) -> SIMD8<Float> {
+      SIMD8(p.location.x, p.location.y, p.timeOffset, p.size.width, p.force, p.opacity, 0, 0)
+    }
+    return sixth * lanes(points[i - 1]) + 4 * sixth * lanes(points[i]) + sixth * lanes(points[i + 1]) + 0
+      * lanes(points[i + 2])
+  }
+
   /// A tip point's fields as lanes: location x and y, time, width, force, opacity.
   @inline(__always)
   private static func lanes(_ p: TipPoint) -> SIMD8<Float> {

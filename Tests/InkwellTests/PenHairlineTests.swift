@@ -89,6 +89,35 @@ struct PenHairlineTests {
     }
   }
 
+  @Test("a knot inside the path read straight from the control points is the same lanes, bit for bit")
+  func interiorKnotsMatch() {
+    var rng = SeededGenerator(seed: 13)
+    let odd: [Float] = [.nan, .infinity, -.infinity, -0.0, 3e38]
+    for trial in 0..<300 {
+      var stroke = denseStroke(&rng, points: 4 + trial % 20, step: 0.2...9, width: 2)
+      // Now and then a field that is not finite, which the blend's zero weight still carries.
+      for i in stroke.path.controlPoints.indices where rng.float(0...1) < 0.1 {
+        let value = odd[Int(rng.next() % UInt64(odd.count))]
+        switch rng.next() % 5 {
+        case 0: stroke.path.controlPoints[i].location.x = value
+        case 1: stroke.path.controlPoints[i].timeOffset = value
+        case 2: stroke.path.controlPoints[i].size.width = value
+        case 3: stroke.path.controlPoints[i].force = value
+        default: stroke.path.controlPoints[i].opacity = value
+        }
+      }
+      let path = stroke.path
+      path.controlPoints.withUnsafeBufferPointer { points in
+        for i in 1..<(path.count - 2) {
+          let fast = StrokePath.interiorKnotTipLanes(points.baseAddress!, i)
+          let lanes = path.knotTipLanes(i)
+          let bits = { (v: SIMD8<Float>) in (0..<8).map { v[$0].bitPattern } }
+          #expect(bits(fast) == bits(lanes), "trial \(trial), knot \(i)")
+        }
+      }
+    }
+  }
+
   @Test("a stroke taken for a hairline has every disc below the thinnest radius before clamping")
   func hairlineTestIsConservative() {
     var rng = SeededGenerator(seed: 12)

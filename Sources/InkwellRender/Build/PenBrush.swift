@@ -481,7 +481,12 @@ public enum PenBrush {
             let i = start + Int(knots[k] >> 8)
             let steps = Int(knots[k] & 0xff)
             for j in 1..<steps { body(path.interpolatedTipPoint(at: Float(i) + Float(j) / Float(steps))) }
-            body(StrokePath.tipPoint(clamping: path.knotTipLanes(i + 1)))
+            let knot = i + 1
+            body(
+              StrokePath.tipPoint(
+                clamping: knot + 2 < n
+                  ? StrokePath.interiorKnotTipLanes(controlPoints.baseAddress!, knot)
+                  : path.knotTipLanes(knot)))
           }
           start = end
         }
