@@ -129,6 +129,9 @@ public struct StrokePath: Hashable, Sendable {
     let sixth: Float = 1.0 / 6
     let w0 = sixth
     let w1 = 4 * sixth
+    if i >= 1 && i + 2 < n {
+      return controlPoints.withUnsafeBufferPointer { Self.interiorKnotTipLanes($0.baseAddress!, i) }
+    }
     if i == n - 1 {
       let p1 = Self.lanes(tipPhantom(n - 3))
       let p2 = Self.lanes(TipPoint(controlPoints[n - 2]))
@@ -149,16 +152,14 @@ public struct StrokePath: Hashable, Sendable {
   @inlinable @inline(__always)
   public static func interiorKnotTipLanes(_ points: UnsafePointer<StrokePoint>, _ i: Int) -> SIMD8<Float> {
     let sixth: Float = 1.0 / 6
-    @inline(__always) func lanes(_ p: StrokePoint) -> SIMD8<Float> {
-      SIMD8(p.location.x, p.location.y, p.timeOffset, p.size.width, p.force, p.opacity, 0, 0)
-    }
-    return sixth * lanes(points[i - 1]) + 4 * sixth * lanes(points[i]) + sixth * lanes(points[i + 1]) + 0
-      * lanes(points[i + 2])
+    return blendLanes(
+      lanes(TipPoint(points[i - 1])), lanes(TipPoint(points[i])), lanes(TipPoint(points[i + 1])),
+      lanes(TipPoint(points[i + 2])), (sixth, 4 * sixth, sixth, 0))
   }
 
   /// A tip point's fields as lanes: location x and y, time, width, force, opacity.
-  @inline(__always)
-  private static func lanes(_ p: TipPoint) -> SIMD8<Float> {
+  @inlinable @inline(__always)
+  static func lanes(_ p: TipPoint) -> SIMD8<Float> {
     SIMD8(p.location.x, p.location.y, p.timeOffset, p.width, p.force, p.opacity, 0, 0)
   }
 
@@ -173,8 +174,8 @@ public struct StrokePath: Hashable, Sendable {
   }
 
   /// `tipBlend` before its clamps.
-  @inline(__always)
-  private static func blendLanes(
+  @inlinable @inline(__always)
+  static func blendLanes(
     _ p0: SIMD8<Float>, _ p1: SIMD8<Float>, _ p2: SIMD8<Float>, _ p3: SIMD8<Float>,
     _ w: (Float, Float, Float, Float)
   ) -> SIMD8<Float> {
@@ -198,6 +199,7 @@ public struct StrokePath: Hashable, Sendable {
     public var force: Float
     public var opacity: Float
 
+    @inlinable
     public init(location: Point, timeOffset: Float, width: Float, force: Float, opacity: Float) {
       self.location = location
       self.timeOffset = timeOffset
@@ -206,6 +208,7 @@ public struct StrokePath: Hashable, Sendable {
       self.opacity = opacity
     }
 
+    @inlinable
     public init(_ point: StrokePoint) {
       self.init(
         location: point.location, timeOffset: point.timeOffset, width: point.size.width, force: point.force,

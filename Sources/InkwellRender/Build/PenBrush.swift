@@ -549,10 +549,11 @@ public enum PenBrush {
     // taking the full value without working out a taper (a hairline's first and last one or two
     // discs are its ends; the 200 thumbnail pages' build ran 0.98× the instructions).
     let full = taper(at: arc / 2, length: arc, span: span)
+    @inline(__always) func nearAnEnd(_ i: Int) -> Bool { Swift.min(arcs[i], arc - arcs[i]) < span }
     var head = 0
-    while head < count && Swift.min(arcs[head], arc - arcs[head]) < span { head += 1 }
+    while head < count && nearAnEnd(head) { head += 1 }
     var tail = count
-    while tail > head && Swift.min(arcs[tail - 1], arc - arcs[tail - 1]) < span { tail -= 1 }
+    while tail > head && nearAnEnd(tail - 1) { tail -= 1 }
     @inline(__always) func thin(_ i: Int, by factor: Float) {
       let r = discs[i].radius * factor
       discs[i].radius = r
