@@ -29,6 +29,10 @@ struct BenchOptions {
                         with -o OUT.png write the first document (others as OUT-N.png)
       --idle MS         with --fill-scene: sleep MS milliseconds before each timed run, as a
                         renderer waiting for its next page does (the threads' wake-up then counts)
+      --build-scene NAME  build a synthetic comparison scene's primitives (notes, sketch,
+                        highlighter, big, huge, or thumbs: its 200 pages at 256 px) --runs times
+                        on the first --threads count, print the time and a hash of every point
+                        and color built (the same hash: the same primitives), then exit
       --stream-png FILE render a document file to -o OUT.png band by band, as the command line
                         does, and print the time and the process's peak memory, then exit
       --dump-tiles FILE write the composited tiles of an INKOUTL1 polygon file to -o OUT.tiles
@@ -56,6 +60,7 @@ struct BenchOptions {
   var polygonDirectory = ".build/bench/polygons"
   var staged = true
   var fillScene: String?
+  var buildScene: String?
   var idleMilliseconds = 0
   var streamPNG: String?
   var dumpTiles: String?
@@ -112,6 +117,8 @@ struct BenchOptions {
         staged = false
       case "--fill-scene":
         fillScene = try value(for: argument)
+      case "--build-scene":
+        buildScene = try value(for: argument)
       case "--idle":
         let text = try value(for: argument)
         guard let milliseconds = Int(text), (0...10_000).contains(milliseconds) else {

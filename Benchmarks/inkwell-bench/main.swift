@@ -72,6 +72,10 @@ if let path = options.fillScene {
       idleMilliseconds: options.idleMilliseconds, output: options.output))
 }
 
+if let name = options.buildScene {
+  exit(BuildSceneCommand.run(name: name, threads: options.threadCounts.first ?? 1, runs: options.runs))
+}
+
 if let path = options.dumpTiles {
   guard let output = options.output else {
     print("inkwell-bench: --dump-tiles needs -o OUT.tiles", to: &standardError)
