@@ -95,6 +95,10 @@ public struct Color: Hashable, Sendable {
     let e = effectiveExposure
     func decode(_ v: Float) -> Float { SRGBTransfer.linear(fromEncoded: Swift.min(Swift.max(v, 0), 1)) * e }
     let rgb = (decode(red), decode(green), decode(blue))
+    // In its own primaries (nearly every ink) a color's finite components, none negative, pass
+    // through the identity as they are (a product by 1 plus products by 0), so it is not applied:
+    // the matrix's lookup and products had been a hundred instructions a stroke.
+    if colorSpace == space, rgb.0.isFinite, rgb.1.isFinite, rgb.2.isFinite { return rgb }
     return ColorSpaceConversion.matrix(from: colorSpace, to: space).apply(rgb)
   }
 

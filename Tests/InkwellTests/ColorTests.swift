@@ -76,6 +76,39 @@ struct ColorModelTests {
     }
   }
 
+  @Test("a color in its own primaries decodes to the identity matrix's floats, bit for bit")
+  func ownPrimaries() {
+    // The components the decoding can see: the ends, 8-bit codes, values between, out of range
+    // (clamped), ±0, and what a file could carry that is not a number or not finite.
+    var values: [Float] = [
+      0, -0.0, 1, 0.5, 1.0 / 255, 254.0 / 255, 0.04045, 0.0404, 1.5, -2, .nan, .infinity, -.infinity,
+    ]
+    var rng = SeededGenerator(seed: 31)
+    for _ in 0..<40 { values.append(rng.float(0...1)) }
+    let exposures: [Float] = [1, 0.5, 3.7, 1e30, .nan, .infinity]
+    var checked = 0
+    for (k, exposure) in exposures.enumerated() {
+      for (i, red) in values.enumerated() {
+        let green = values[(i * 7 + k) % values.count]
+        let blue = values[(i * 13 + 3 * k + 1) % values.count]
+        for space in ColorSpace.allCases {
+          let color = Color(red: red, green: green, blue: blue, colorSpace: space, linearExposure: exposure)
+          let e = color.effectiveExposure
+          func decode(_ v: Float) -> Float {
+            SRGBTransfer.linear(fromEncoded: Swift.min(Swift.max(v, 0), 1)) * e
+          }
+          let expected = ColorMatrix.identity.apply((decode(red), decode(green), decode(blue)))
+          let got = color.linearComponents(in: space)
+          for (a, b) in [(got.red, expected.red), (got.green, expected.green), (got.blue, expected.blue)] {
+            #expect(a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN), "\(color)")
+          }
+          checked += 1
+        }
+      }
+    }
+    #expect(checked == exposures.count * values.count * ColorSpace.allCases.count)
+  }
+
   @Test("dark appearance: near-black becomes near-white, white becomes the floor, hue is kept")
   func darkAppearance() {
     let black = Color.black.adaptedForDarkAppearance
