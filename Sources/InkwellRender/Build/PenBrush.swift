@@ -132,7 +132,9 @@ public enum PenBrush {
         for k in 0..<(n - 1) {
           let dt = points[k + 1].timeOffset - points[k].timeOffset
           let d = points[k].location.distance(to: points[k + 1].location)
-          if dt > 1e-6, dt.isFinite, d.isFinite {
+          // `< .infinity`, not `isFinite` (integer operations on the bits): dt is above 0 here and
+          // a distance is a root, never negative.
+          if dt > 1e-6, dt < .infinity, d < .infinity {
             let speed = d / dt
             speeds[5 + k] = speed
             valid &+= 1
