@@ -515,14 +515,16 @@ public enum PenBrush {
       for index in 0..<n {
         let p = points[index]
         let c = m.apply(p.location)
-        guard c.x.isFinite, c.y.isFinite else { continue }
+        // Finite values are told by `abs(x) < .infinity`, one comparison of floats, where
+        // `isFinite` tests the bits with integer instructions (four such tests a sample).
+        guard abs(c.x) < .infinity, abs(c.y) < .infinity else { continue }
         // The distance between kept centers is both the spacing test and the arc length's step.
         var step: Float = 0
         if count > 0 {
           step = previous.distance(to: c)
           if step < minimumSpacing, index != n - 1 { continue }
         }
-        let width = p.width.isFinite && p.width > 0 ? p.width : inkWidth
+        let width = p.width > 0 && p.width < .infinity ? p.width : inkWidth
         var r = 0.5 * width * interpolatedPressureScale(p.force, table: pressure) * scale
         // A scale below 1 thins the disc; 1 and above (or NaN) leave it, as a product by 1 (a kept
         // radius is finite) rather than a branch, which the speed of the hand decided.
@@ -530,13 +532,13 @@ public enum PenBrush {
           let speed = speedScales[index]
           r *= speed < 1 ? speed : 1
         }
-        guard r.isFinite else { continue }
+        guard abs(r) < .infinity else { continue }
         arc = arc + step
         arcs[count] = arc
         discs[count] = PenSample(center: c, radius: r)
         count += 1
         previous = c
-        opacitySum += p.opacity.isFinite ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
+        opacitySum += abs(p.opacity) < .infinity ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
       }
     }
     guard count > 0 else { return nil }
