@@ -96,6 +96,54 @@ struct PenOutlineTests {
     #expect(abs(drawn - sampled) < 0.006 * sampled, "area \(drawn) against \(sampled)")
   }
 
+  @Test("discs pass over locations that are not finite and read such widths and opacities as defaults")
+  func discsOfValuesThatAreNotFinite() throws {
+    let odd: [Float] = [.nan, .infinity, -.infinity]
+    for value in odd {
+      // Six points 3 px apart on a line; the third's location, the fourth's width and the fifth's
+      // opacity are `value`.
+      var points = (0..<6).map { i in
+        StrokePath.TipPoint(
+          location: Point(x: 10 + 3 * Float(i), y: 20), timeOffset: 0, width: 4, force: 1, opacity: 1)
+      }
+      points[2].location.y = value
+      points[3].width = value
+      points[4].opacity = value
+      var arcs = [Float](repeating: 0, count: 6)
+      var discs = [PenSample](repeating: PenSample(center: .zero, radius: 0), count: 6)
+      let built = points.withUnsafeBufferPointer { points in
+        arcs.withUnsafeMutableBufferPointer { arcs in
+          discs.withUnsafeMutableBufferPointer { discs in
+            PenBrush.discs(
+              of: points, through: .identity, scale: 1, inkWidth: 4, speedScales: nil, arcs: arcs, into: discs
+            )
+          }
+        }
+      }
+      let (count, alpha) = try #require(built, "\(value)")
+      // The third is passed over; the fourth takes the ink's width (the same 4 as the others), the
+      // fifth an opacity of 1: the discs are those of five even points, alpha 1.
+      #expect(count == 5, "\(value)")
+      #expect(discs[..<count].map(\.center.x) == [10, 13, 19, 22, 25], "\(value)")
+      #expect(alpha == 1, "\(value)")
+      // A width that is not finite is the ink's: the same radii as with width 4 written out.
+      var plain = points
+      plain[3].width = 4
+      plain[4].opacity = 1
+      var plainDiscs = discs
+      _ = plain.withUnsafeBufferPointer { points in
+        arcs.withUnsafeMutableBufferPointer { arcs in
+          plainDiscs.withUnsafeMutableBufferPointer { discs in
+            PenBrush.discs(
+              of: points, through: .identity, scale: 1, inkWidth: 4, speedScales: nil, arcs: arcs, into: discs
+            )
+          }
+        }
+      }
+      #expect(discs[..<count].map(\.radius) == plainDiscs[..<count].map(\.radius), "\(value)")
+    }
+  }
+
   @Test("speed scales are the windowed mean speed's thinning, float for float, at every length")
   func speedScalesMatchTheirWindows() {
     var rng = SeededGenerator(seed: 0x5EED_0005)
