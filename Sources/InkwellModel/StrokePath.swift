@@ -92,15 +92,52 @@ public struct StrokePath: Hashable, Sendable {
         for k in 0..<n { lanes[k + 1] = Self.lanes(TipPoint(controlPoints[k])) }
         lanes[n + 1] = Self.lanes(tipPhantom(n))
         let last = Float(n - 1)
-        for (j, t) in parameters.enumerated() {
-          let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), last)
-          let i = Swift.min(Int(tc), n - 2)
-          let w = Self.basis(tc - Float(i))
+        @inline(__always) func blend(_ i: Int, _ w: (Float, Float, Float, Float)) -> SIMD8<Float> {
           var v = w.0 * lanes[i]
           v += w.1 * lanes[i + 1]
           v += w.2 * lanes[i + 2]
           v += w.3 * lanes[i + 3]
-          blends[j] = v
+          return v
+        }
+        // Eight parameters at a time, their clamps, segments and weights as vectors (the scalar
+        // loop's floats: see `segmentWeights`), then each sample's blend; the last few from the
+        // last eight, those before them already blended. Fewer than eight parameters, or a path
+        // too long for that, take the scalar loop below. One sample at a time, the clamps, the
+        // conversions' range checks and the basis had been half of a sample's 106 instructions;
+        // the notes and sketch builds take 0.967× the instructions this way.
+        var j = 0
+        if n <= Self.widestVectorPath && parameters.count >= 8 {
+          j = withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 5) { chunk in
+            let weights = UnsafeMutableRawPointer(chunk.baseAddress!).assumingMemoryBound(to: Float.self)
+            let segments = UnsafeMutableRawPointer(chunk.baseAddress! + 4).assumingMemoryBound(
+              to: UInt32.self)
+            return parameters.withUnsafeBufferPointer { ts in
+              var j = 0
+              while j < ts.count {
+                let start = Swift.min(j, ts.count - 8)
+                let t = UnsafeRawPointer(ts.baseAddress! + start).loadUnaligned(as: SIMD8<Float>.self)
+                let (i, w) = Self.segmentWeights(t, last: last, lastSegment: Float(n - 2))
+                chunk[0] = w.0
+                chunk[1] = w.1
+                chunk[2] = w.2
+                chunk[3] = w.3
+                UnsafeMutableRawPointer(chunk.baseAddress! + 4).storeBytes(of: i, as: SIMD8<UInt32>.self)
+                for l in (j - start)..<8 {
+                  blends[start + l] = blend(
+                    Int(segments[l]), (weights[l], weights[8 + l], weights[16 + l], weights[24 + l]))
+                }
+                j = start + 8
+              }
+              return j
+            }
+          }
+        }
+        while j < parameters.count {
+          let t = parameters[j]
+          let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), last)
+          let i = Swift.min(Int(tc), n - 2)
+          blends[j] = blend(i, Self.basis(tc - Float(i)))
+          j += 1
         }
         for j in 0..<parameters.count { out.initializeElement(at: j, to: Self.tipPoint(clamping: blends[j])) }
       }
@@ -361,6 +398,39 @@ public struct StrokePath: Hashable, Sendable {
     let lo = Swift.min(Swift.max(range.lowerBound, 0), parametricEnd)
     let hi = Swift.min(Swift.max(range.upperBound, lo), parametricEnd)
     return lo...hi
+  }
+
+  /// The most control points for which `interpolatedTipPoints(at:)` works out eight parameters'
+  /// segments at a time: their indices stay below 2²², where float arithmetic on them is exact.
+  static let widestVectorPath = 1 << 22
+
+  /// The segment and weights of each of eight parameters, as the scalar evaluation makes them:
+  /// tc = t clamped into 0…`last` (NaN to 0), i = min(⌊tc⌋, `lastSegment`), the basis at tc − i.
+  /// With every index below 2²², ⌊tc⌋ is (tc + 2²³) − 2²³ less one where that rounded up, and i
+  /// the low bits of i + 2²³: the floats `Int` and `Float` conversions give, without a
+  /// conversion's range checks, eight lanes at a time.
+  @inline(__always)
+  static func segmentWeights(_ t: SIMD8<Float>, last: Float, lastSegment: Float) -> (
+    SIMD8<UInt32>, (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+  ) {
+    // Swift.max(t, 0) is 0 where 0 ≥ t; Swift.min(x, last) is last where last < x.
+    var tc = t.replacing(with: 0, where: t .<= 0)
+    tc.replace(with: last, where: tc .> last)
+    tc.replace(with: 0, where: t .!= t)
+    let magic = SIMD8<Float>(repeating: 0x1p23)
+    var i = (tc + magic) - magic
+    i.replace(with: i - 1, where: i .> tc)
+    i.replace(with: lastSegment, where: i .> lastSegment)
+    let u = tc - i
+    let u2 = u * u
+    let u3 = u2 * u
+    let v = 1 - u
+    let sixth: Float = 1.0 / 6
+    let w0 = v * v * v * sixth
+    let w1 = (3 * u3 - 6 * u2 + 4) * sixth
+    let w2 = (-3 * u3 + 3 * u2 + 3 * u + 1) * sixth
+    let w3 = u3 * sixth
+    return (unsafeBitCast(i + magic, to: SIMD8<UInt32>.self) & 0x7f_ffff, (w0, w1, w2, w3))
   }
 
   @inline(__always) static func basis(_ u: Float) -> (Float, Float, Float, Float) {

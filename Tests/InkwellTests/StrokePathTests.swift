@@ -72,6 +72,76 @@ struct StrokePathTests {
     #expect(path.interpolatedTipPoints(at: []).isEmpty)
   }
 
+  @Test("tip points eight parameters at a time are the scalar evaluation's, at every edge")
+  func tipPointsInChunks() {
+    var state: UInt32 = 777
+    func next() -> Float {
+      state = state &* 1_664_525 &+ 1_013_904_223
+      return Float(state >> 8) / Float(1 << 24)
+    }
+    // Parameters that are not numbers or not finite, signed zeros, whole numbers and their
+    // neighbours (where ⌊t⌋ changes), the last knot and beyond it, and in-between values.
+    let edges: [Float] = [
+      .nan, -.infinity, -1, -0.0, 0, Float(0).nextUp, 0.5, Float(1).nextDown, 1, Float(1).nextUp, 2.5,
+      Float(3).nextDown, 3, 3.25, .infinity, 1e30, -1e-30,
+    ]
+    for n in [2, 3, 4, 9, 40] {
+      let path = StrokePath(
+        controlPoints: (0..<n).map { i in
+          var p = Self.point(next() * 50 - 10, next() * 50, t: Float(i) * 0.01, force: next() * 1.2 - 0.1)
+          p.opacity = next() * 2.5 - 0.2
+          p.size.width = next() * 6 - 0.5
+          return p
+        })
+      let last = Float(n - 1)
+      let near: [Float] = [last.nextDown, last, last.nextUp, last - 0.5, last + 0.5]
+      let all = edges + near + (0..<21).map { _ in next() * (last + 2) - 1 }
+      // Every count from 0 to all of them: full chunks, a short remainder, fewer than eight.
+      for count in 0...all.count {
+        let parameters = Array(all.prefix(count))
+        let points = path.interpolatedTipPoints(at: parameters)
+        #expect(points.count == count)
+        for (t, p) in zip(parameters, points) {
+          let expected = path.interpolatedTipPoint(at: t)
+          #expect(
+            p.location.x.bitPattern == expected.location.x.bitPattern
+              && p.location.y.bitPattern == expected.location.y.bitPattern
+              && p.timeOffset.bitPattern == expected.timeOffset.bitPattern
+              && p.width.bitPattern == expected.width.bitPattern
+              && p.force.bitPattern == expected.force.bitPattern
+              && p.opacity.bitPattern == expected.opacity.bitPattern,
+            "n = \(n), t = \(t)")
+        }
+      }
+    }
+  }
+
+  @Test("segment weights eight at a time match ⌊t⌋ and the basis of the scalar evaluation")
+  func segmentWeightsMatchScalar() {
+    let n = 1000
+    let last = Float(n - 1)
+    var values: [Float] = [.nan, -.infinity, .infinity, -0.0, 0, last, last.nextUp, last.nextDown, 998.5]
+    for k in stride(from: 0, to: n, by: 37) {
+      let f = Float(k)
+      values += [f, f.nextUp, f.nextDown, f + 0.5, f + 0.999_999]
+    }
+    while values.count % 8 != 0 { values.append(0.25) }
+    for start in stride(from: 0, to: values.count, by: 8) {
+      let t = SIMD8<Float>(values[start..<(start + 8)])
+      let (segments, w) = StrokePath.segmentWeights(t, last: last, lastSegment: Float(n - 2))
+      for l in 0..<8 {
+        let tc = t[l].isNaN ? 0 : Swift.min(Swift.max(t[l], 0), last)
+        let i = Swift.min(Int(tc), n - 2)
+        let b = StrokePath.basis(tc - Float(i))
+        #expect(Int(segments[l]) == i, "t = \(t[l])")
+        #expect(
+          w.0[l].bitPattern == b.0.bitPattern && w.1[l].bitPattern == b.1.bitPattern
+            && w.2[l].bitPattern == b.2.bitPattern && w.3[l].bitPattern == b.3.bitPattern,
+          "t = \(t[l])")
+      }
+    }
+  }
+
   @Test("tip points clamp width and force to 0 and opacity to 0…2, as the full point does")
   func tipPointsClamped() {
     // Control points out of range, as a document may hold them.
