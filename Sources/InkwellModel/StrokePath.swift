@@ -74,75 +74,100 @@ public struct StrokePath: Hashable, Sendable {
   /// floats, computed as that function computes them, with each segment's control points read
   /// once as the parameters move along the path.
   public func interpolatedTipPoints(at parameters: [Float]) -> [TipPoint] {
+    // Written once, into uninitialized storage: an array made with `repeating:` first was zeroed
+    // (a memset, 2.8 % of the sketch build's instructions).
+    [TipPoint](unsafeUninitializedCapacity: parameters.count) { out, initialized in
+      parameters.withUnsafeBufferPointer { parameters in
+        withUnsafeTemporaryAllocation(
+          byteCount: tipPointScratchBytes(samples: parameters.count),
+          alignment: MemoryLayout<SIMD8<Float>>.alignment
+        ) { scratch in
+          interpolateTipPoints(at: parameters, into: out.baseAddress!, scratch: scratch.baseAddress!)
+        }
+      }
+      initialized = parameters.count
+    }
+  }
+
+  /// The bytes of scratch `interpolateTipPoints(at:into:scratch:)` takes for `samples` parameters.
+  public func tipPointScratchBytes(samples: Int) -> Int {
+    MemoryLayout<SIMD8<Float>>.stride * (count + 2 + samples)
+  }
+
+  /// `interpolatedTipPoints(at:)` written to the first `parameters.count` points at `out`
+  /// (uninitialized or trivially overwritten), with `tipPointScratchBytes(samples:)` bytes at
+  /// `scratch`, aligned for `SIMD8<Float>`, to work in: for a caller that keeps its own storage
+  /// from stroke to stroke.
+  public func interpolateTipPoints(
+    at parameters: UnsafeBufferPointer<Float>, into out: UnsafeMutablePointer<TipPoint>,
+    scratch: UnsafeMutableRawPointer
+  ) {
     let n = controlPoints.count
-    guard n > 1 else { return n == 1 ? parameters.map { _ in TipPoint(controlPoints[0]) } : [] }
-    guard !parameters.isEmpty else { return [] }
+    guard n > 1 else {
+      if n == 1 { for j in parameters.indices { (out + j).initialize(to: TipPoint(controlPoints[0])) } }
+      return
+    }
+    guard !parameters.isEmpty else { return }
     // The control points as lanes, phantoms included (entry k is control point k − 1), so that
     // segment i blends entries i … i + 3 straight from memory. The blends are stored whole, then
     // clamped and written out in a second pass: clamping lanes of a vector just blended, the
     // compiler splits the blend itself into lanes and shuffles (175 instructions a sample; 113
     // this way).
-    // Written once, into uninitialized storage: an array made with `repeating:` first was zeroed
-    // (a memset, 2.8 % of the sketch build's instructions).
-    return [TipPoint](unsafeUninitializedCapacity: parameters.count) { out, initialized in
-      withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: n + 2 + parameters.count) { scratch in
-        let lanes = UnsafeMutableBufferPointer(rebasing: scratch[0..<(n + 2)])
-        let blends = UnsafeMutableBufferPointer(rebasing: scratch[(n + 2)...])
-        lanes[0] = Self.lanes(tipPhantom(-1))
-        for k in 0..<n { lanes[k + 1] = Self.lanes(TipPoint(controlPoints[k])) }
-        lanes[n + 1] = Self.lanes(tipPhantom(n))
-        let last = Float(n - 1)
-        @inline(__always) func blend(_ i: Int, _ w: (Float, Float, Float, Float)) -> SIMD8<Float> {
-          var v = w.0 * lanes[i]
-          v += w.1 * lanes[i + 1]
-          v += w.2 * lanes[i + 2]
-          v += w.3 * lanes[i + 3]
-          return v
-        }
-        // Eight parameters at a time, their clamps, segments and weights as vectors (the scalar
-        // loop's floats: see `segmentWeights`), then each sample's blend; the last few from the
-        // last eight, those before them already blended. Fewer than eight parameters, or a path
-        // too long for that, take the scalar loop below. One sample at a time, the clamps, the
-        // conversions' range checks and the basis had been half of a sample's 106 instructions;
-        // the notes and sketch builds take 0.967× the instructions this way.
-        var j = 0
-        if n <= Self.widestVectorPath && parameters.count >= 8 {
-          j = withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 5) { chunk in
-            let weights = UnsafeMutableRawPointer(chunk.baseAddress!).assumingMemoryBound(to: Float.self)
-            let segments = UnsafeMutableRawPointer(chunk.baseAddress! + 4).assumingMemoryBound(
-              to: UInt32.self)
-            return parameters.withUnsafeBufferPointer { ts in
-              var j = 0
-              while j < ts.count {
-                let start = Swift.min(j, ts.count - 8)
-                let t = UnsafeRawPointer(ts.baseAddress! + start).loadUnaligned(as: SIMD8<Float>.self)
-                let (i, w) = Self.segmentWeights(t, last: last, lastSegment: Float(n - 2))
-                chunk[0] = w.0
-                chunk[1] = w.1
-                chunk[2] = w.2
-                chunk[3] = w.3
-                UnsafeMutableRawPointer(chunk.baseAddress! + 4).storeBytes(of: i, as: SIMD8<UInt32>.self)
-                for l in (j - start)..<8 {
-                  blends[start + l] = blend(
-                    Int(segments[l]), (weights[l], weights[8 + l], weights[16 + l], weights[24 + l]))
-                }
-                j = start + 8
-              }
-              return j
-            }
-          }
-        }
-        while j < parameters.count {
-          let t = parameters[j]
-          let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), last)
-          let i = Swift.min(Int(tc), n - 2)
-          blends[j] = blend(i, Self.basis(tc - Float(i)))
-          j += 1
-        }
-        for j in 0..<parameters.count { out.initializeElement(at: j, to: Self.tipPoint(clamping: blends[j])) }
-      }
-      initialized = parameters.count
+    let scratch = UnsafeMutableBufferPointer(
+      start: scratch.bindMemory(to: SIMD8<Float>.self, capacity: n + 2 + parameters.count),
+      count: n + 2 + parameters.count)
+    let lanes = UnsafeMutableBufferPointer(rebasing: scratch[0..<(n + 2)])
+    let blends = UnsafeMutableBufferPointer(rebasing: scratch[(n + 2)...])
+    lanes[0] = Self.lanes(tipPhantom(-1))
+    for k in 0..<n { lanes[k + 1] = Self.lanes(TipPoint(controlPoints[k])) }
+    lanes[n + 1] = Self.lanes(tipPhantom(n))
+    let last = Float(n - 1)
+    @inline(__always) func blend(_ i: Int, _ w: (Float, Float, Float, Float)) -> SIMD8<Float> {
+      var v = w.0 * lanes[i]
+      v += w.1 * lanes[i + 1]
+      v += w.2 * lanes[i + 2]
+      v += w.3 * lanes[i + 3]
+      return v
     }
+    // Eight parameters at a time, their clamps, segments and weights as vectors (the scalar
+    // loop's floats: see `segmentWeights`), then each sample's blend; the last few from the
+    // last eight, those before them already blended. Fewer than eight parameters, or a path
+    // too long for that, take the scalar loop below. One sample at a time, the clamps, the
+    // conversions' range checks and the basis had been half of a sample's 106 instructions;
+    // the notes and sketch builds take 0.967× the instructions this way.
+    var j = 0
+    if n <= Self.widestVectorPath && parameters.count >= 8 {
+      j = withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: 5) { chunk in
+        let weights = UnsafeMutableRawPointer(chunk.baseAddress!).assumingMemoryBound(to: Float.self)
+        let segments = UnsafeMutableRawPointer(chunk.baseAddress! + 4).assumingMemoryBound(
+          to: UInt32.self)
+        var j = 0
+        while j < parameters.count {
+          let start = Swift.min(j, parameters.count - 8)
+          let t = UnsafeRawPointer(parameters.baseAddress! + start).loadUnaligned(as: SIMD8<Float>.self)
+          let (i, w) = Self.segmentWeights(t, last: last, lastSegment: Float(n - 2))
+          chunk[0] = w.0
+          chunk[1] = w.1
+          chunk[2] = w.2
+          chunk[3] = w.3
+          UnsafeMutableRawPointer(chunk.baseAddress! + 4).storeBytes(of: i, as: SIMD8<UInt32>.self)
+          for l in (j - start)..<8 {
+            blends[start + l] = blend(
+              Int(segments[l]), (weights[l], weights[8 + l], weights[16 + l], weights[24 + l]))
+          }
+          j = start + 8
+        }
+        return j
+      }
+    }
+    while j < parameters.count {
+      let t = parameters[j]
+      let tc = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), last)
+      let i = Swift.min(Int(tc), n - 2)
+      blends[j] = blend(i, Self.basis(tc - Float(i)))
+      j += 1
+    }
+    for j in 0..<parameters.count { (out + j).initialize(to: Self.tipPoint(clamping: blends[j])) }
   }
 
   /// `interpolatedTipPoint(at: Float(i))`, the curve at knot `i`, for `i` in `0 ..< count`: the

@@ -4,6 +4,12 @@ import InkwellModel
 import InkwellRender
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Schedulers that hand out the rasterizer's jobs in other orders and on other threads than
 /// Dispatch's default.
 enum CustomScheduler: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -267,4 +273,75 @@ struct SmallRenderThreadTests {
 /// Per-job call counts; each job's slot is written by the one call that runs it.
 private struct SharedCounts: @unchecked Sendable {
   let calls: UnsafeMutablePointer<Int>
+}
+
+@Suite("A thread's scratch memory")
+struct ThreadScratchTests {
+  @Test("one block a thread, kept while large enough, grown when not, none past the limit")
+  func keptGrownAndBounded() {
+    let first = inkwell_thread_scratch(100)
+    #expect(first != nil)
+    #expect(Int(bitPattern: first) % 64 == 0)
+    // Smaller and equal requests get the same block; its bytes stay usable up to the request.
+    #expect(inkwell_thread_scratch(1) == first)
+    let kept = inkwell_thread_scratch(16384)
+    #expect(kept == first)
+    kept!.storeBytes(of: 0x5EED, toByteOffset: 16384 - 8, as: UInt64.self)
+    let grown = inkwell_thread_scratch(16385)
+    #expect(grown != nil && Int(bitPattern: grown) % 64 == 0)
+    grown!.storeBytes(of: 1, toByteOffset: 16384, as: UInt8.self)
+    #expect(inkwell_thread_scratch(Int(INKWELL_THREAD_SCRATCH_LIMIT)) != nil)
+    #expect(inkwell_thread_scratch(Int(INKWELL_THREAD_SCRATCH_LIMIT) + 1) == nil)
+  }
+
+  @Test("each thread has its own block, one a thread")
+  func ownBlockPerThread() {
+    let iterations = 8
+    let seen = SeenBlocks(capacity: iterations)
+    defer { seen.release() }
+    DispatchQueue.concurrentPerform(iterations: iterations) { k in
+      // Each worker fills its block with its own number, lets the others run, then checks it.
+      let block = inkwell_thread_scratch(4096)!.bindMemory(to: UInt8.self, capacity: 4096)
+      block.update(repeating: UInt8(k), count: 4096)
+      for _ in 0..<2000 { _ = inkwell_thread_scratch(4096) }
+      let intact = (0..<4096).allSatisfy { block[$0] == UInt8(k) }
+      seen.record(k, block: intact ? UInt(bitPattern: block) : 0, thread: currentThread())
+    }
+    for i in 0..<iterations {
+      #expect(seen.blocks[i] != 0, "iteration \(i)'s block was overwritten")
+      for j in 0..<iterations {
+        #expect((seen.threads[i] == seen.threads[j]) == (seen.blocks[i] == seen.blocks[j]), "\(i), \(j)")
+      }
+    }
+  }
+}
+
+/// The calling thread, as a number.
+private func currentThread() -> UInt {
+  #if canImport(Glibc)
+    UInt(pthread_self())
+  #else
+    UInt(bitPattern: pthread_self())
+  #endif
+}
+
+/// The block and the thread of each iteration, written by that iteration alone.
+private struct SeenBlocks: @unchecked Sendable {
+  let blocks: UnsafeMutablePointer<UInt>
+  let threads: UnsafeMutablePointer<UInt>
+
+  init(capacity: Int) {
+    blocks = .allocate(capacity: capacity)
+    threads = .allocate(capacity: capacity)
+  }
+
+  func record(_ k: Int, block: UInt, thread: UInt) {
+    blocks[k] = block
+    threads[k] = thread
+  }
+
+  func release() {
+    blocks.deallocate()
+    threads.deallocate()
+  }
 }

@@ -1,8 +1,11 @@
 // Where a parallel render's threads run: what Swift cannot ask of Linux through its Glibc module
-// (the calling thread's processor and its affinity, which need _GNU_SOURCE).
+// (the calling thread's processor and its affinity, which need _GNU_SOURCE); and each thread's
+// scratch memory, which Swift has no thread-local storage to keep.
 
 #ifndef CINKWELL_THREADS_H
 #define CINKWELL_THREADS_H
+
+#include <stddef.h>
 
 /// The processors the workers of one parallel call have started on, so that a worker that starts
 /// on a processor another already uses can move to one that none does (see
@@ -48,5 +51,16 @@ int inkwell_spread_processor(const inkwell_spread *spread, int order);
 /// How many processors the calling thread may run on (its affinity), or 0 where the system does
 /// not say.
 int inkwell_allowed_processors(void);
+
+/// The most bytes `inkwell_thread_scratch` keeps for a thread: 1 MiB, a stroke of about ten
+/// thousand samples. A larger request is the caller's to allocate (and free) itself.
+#define INKWELL_THREAD_SCRATCH_LIMIT ((size_t)1 << 20)
+
+/// At least `bytes` bytes of memory, aligned to 64 bytes, that belong to the calling thread: the
+/// same block each call while it is large enough, a larger one (the contents not kept) when it
+/// is not, freed when the thread exits. Valid until the thread's next call; for work that needs
+/// the memory only while one function runs and calls no other user of it. NULL when `bytes`
+/// exceeds `INKWELL_THREAD_SCRATCH_LIMIT` or memory is short.
+void *inkwell_thread_scratch(size_t bytes);
 
 #endif
