@@ -238,13 +238,14 @@ public enum PenBrush {
       // allocation for a stroke too long for it. Two allocations a stroke past the allocator's
       // per-thread cache had been a tenth of the notes page's build time.
       let splineBytes = path.tipPointScratchBytes(samples: parameters.count)
-      let bytes = splineBytes + parameters.count * MemoryLayout<StrokePath.TipPoint>.stride
+      let pointBytes = parameters.count * MemoryLayout<StrokePath.TipPoint>.stride
+      let bytes = splineBytes + pointBytes + discScratchBytes(samples: parameters.count)
       func build(_ raw: UnsafeMutableRawPointer) -> (FlatPath, Float)? {
         let points = (raw + splineBytes).bindMemory(to: StrokePath.TipPoint.self, capacity: parameters.count)
         path.interpolateTipPoints(at: parameters, into: points, scratch: raw)
         return outline(
           ofSamples: UnsafeBufferPointer(start: points, count: parameters.count), through: m, scale: scale,
-          inkWidth: inkWidth, hairline: false)
+          inkWidth: inkWidth, hairline: false, scratch: raw + splineBytes + pointBytes)
       }
       if let raw = inkwell_thread_scratch(bytes) { return build(raw) }
       return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: MemoryLayout<SIMD8<Float>>.alignment)
@@ -258,35 +259,66 @@ public enum PenBrush {
   /// boundary of the discs' union (`outline(ofHairline:)` for a hairline's).
   private static func outline(
     ofSamples points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
-    inkWidth: Float, hairline: Bool
+    inkWidth: Float, hairline: Bool, scratch block: UnsafeMutableRawPointer? = nil
   ) -> (FlatPath, Float)? {
     let n = points.count
+    if let block {
+      // The layout `discScratchBytes` gives room for.
+      let floats = block.bindMemory(to: Float.self, capacity: 2 * n)
+      let discs = (block + 8 * n).bindMemory(to: PenSample.self, capacity: n)
+      let offsets = (block + 8 * n + MemoryLayout<PenSample>.stride * n).bindMemory(
+        to: Point.self, capacity: 2 * n)
+      return outline(
+        ofSamples: points, through: m, scale: scale, inkWidth: inkWidth, hairline: hairline,
+        scratch: UnsafeMutableBufferPointer(start: floats, count: 2 * n),
+        discs: UnsafeMutableBufferPointer(start: discs, count: n), offsets: offsets)
+    }
     return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
       withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
-        let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-        guard
-          let (count, alphaScale) = self.discs(
-            of: points, through: m, scale: scale, inkWidth: inkWidth,
-            speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
-            arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
-        else { return nil }
-        let contour: [Point]
-        if hairline {
-          // `discs` keeps samples at least `minimumSpacing` apart, all but the last, and a
-          // hairline's discs share one radius, so only the last can lie inside its neighbour:
-          // `keepUnnestedDiscs` of the last two drops what it would drop from them all.
-          let unnested =
-            count < 2
-            ? count
-            : count - 2 + keepUnnestedDiscs(UnsafeMutableBufferPointer(rebasing: discs[(count - 2)..<count]))
-          contour = outline(ofUnnestedHairline: UnsafeMutableBufferPointer(rebasing: discs[0..<unnested]))
-        } else {
-          contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]))
-        }
-        guard contour.count >= 2 else { return nil }
-        return (FlatPath(contour: contour), alphaScale)
+        outline(
+          ofSamples: points, through: m, scale: scale, inkWidth: inkWidth, hairline: hairline,
+          scratch: scratch,
+          discs: discs, offsets: nil)
       }
     }
+  }
+
+  /// The bytes of scratch `outline(ofSamples:…:scratch:)` takes for `samples` samples: their speed
+  /// scales and arc lengths, discs, and the sides' offsets.
+  static func discScratchBytes(samples n: Int) -> Int {
+    8 * n + MemoryLayout<PenSample>.stride * n + 2 * MemoryLayout<Point>.stride * n
+  }
+
+  /// `outline(ofSamples:…)` with its scratch given: `2n` floats, `n` discs and, unless `nil`,
+  /// room for `2n` sides' offsets.
+  private static func outline(
+    ofSamples points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
+    inkWidth: Float, hairline: Bool, scratch: UnsafeMutableBufferPointer<Float>,
+    discs: UnsafeMutableBufferPointer<PenSample>, offsets: UnsafeMutablePointer<Point>?
+  ) -> (FlatPath, Float)? {
+    let n = points.count
+    let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+    guard
+      let (count, alphaScale) = self.discs(
+        of: points, through: m, scale: scale, inkWidth: inkWidth,
+        speedScales: self.speedScales(of: points, into: speedScales) ? speedScales : nil,
+        arcs: UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)]), into: discs)
+    else { return nil }
+    let contour: [Point]
+    if hairline {
+      // `discs` keeps samples at least `minimumSpacing` apart, all but the last, and a
+      // hairline's discs share one radius, so only the last can lie inside its neighbour:
+      // `keepUnnestedDiscs` of the last two drops what it would drop from them all.
+      let unnested =
+        count < 2
+        ? count
+        : count - 2 + keepUnnestedDiscs(UnsafeMutableBufferPointer(rebasing: discs[(count - 2)..<count]))
+      contour = outline(ofUnnestedHairline: UnsafeMutableBufferPointer(rebasing: discs[0..<unnested]))
+    } else {
+      contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]), offsets: offsets)
+    }
+    guard contour.count >= 2 else { return nil }
+    return (FlatPath(contour: contour), alphaScale)
   }
 
   /// Whether the stroke through a map of mean scale `scale` is a hairline: every disc it could
@@ -824,6 +856,14 @@ public enum PenBrush {
 
   /// `outline(of:)` of the discs in `buffer`, which it reorders and overwrites.
   static func outline(ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
+    outline(ofDiscs: buffer, offsets: nil)
+  }
+
+  /// `outline(ofDiscs:)`, its sides' offsets in `offsets` (room for twice as many points as
+  /// `buffer` has discs) when given, else in a temporary allocation.
+  static func outline(
+    ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>, offsets scratch: UnsafeMutablePointer<Point>?
+  ) -> [Point] {
     let count = keepUnnestedDiscs(buffer)
     guard count > 0 else { return [] }
     let first = buffer[0]
@@ -832,55 +872,70 @@ public enum PenBrush {
     // Tangent sides of each capsule. The left side runs forward into the outline; after the tail's
     // arc the right side runs backward, each join's points in reverse order, as the reversed chain.
     let segments = count - 1
-    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
-      var outline: [Point] = []
-      outline.reserveCapacity(2 * count + count / 2 + 8)
-      for i in 0..<segments {
-        let sides = tangents(buffer[i], buffer[i + 1])
-        offsets[2 * i] = sides.left
-        offsets[2 * i + 1] = sides.right
-      }
-      // The side is convex at a join (a gap to bridge with the disc's arc) when its offset turns
-      // against the side's direction of traversal: clockwise on the left, counterclockwise on
-      // the right. A change of taper alone can make either side convex.
-      var left = Side(offsets[0], from: buffer[0], to: buffer[1])
-      outline.append(left.start)
-      var entry: Float = 0
-      for j in 1..<segments {
-        let next = Side(offsets[2 * j], from: buffer[j], to: buffer[j + 1])
-        join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, entry: &entry, into: &outline)
-        left = next
-      }
-      outline.append(left.end)
-
-      let tail = buffer[segments]
-      var right = Side(offsets[2 * segments - 1], from: buffer[segments - 1], to: tail)
-      appendArc(
-        center: tail.center, radius: tail.radius, from: left.end, to: right.end,
-        through: tangents(buffer[segments - 1], tail).direction, into: &outline)
-      outline.append(right.end)
-      entry = 1
-      for j in stride(from: segments - 1, through: 1, by: -1) {
-        let previous = Side(offsets[2 * j - 1], from: buffer[j - 1], to: buffer[j])
-        join(
-          previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, entry: &entry, into: &outline)
-        right = previous
-      }
-      outline.append(right.start)
-      appendArc(
-        center: first.center, radius: first.radius, from: right.start, to: outline[0],
-        through: tangents(first, buffer[1]).direction * -1, into: &outline)
-      // The reserve above is what an outline usually takes: a point on each side of most joins
-      // (a corner), two or more on the outer side of a sharper turn, a few for the caps (notes:
-      // 2.2 a disc). An outline that outgrew it (twice the reserve) or took far less is copied
-      // to its size: the path keeps this array, and a page's worth of outlines (the band
-      // renderer keeps a million points) would hold that much more memory.
-      guard outline.capacity > outline.count + outline.count / 2 else { return outline }
-      var copy: [Point] = []
-      copy.reserveCapacity(outline.count)
-      copy.append(contentsOf: outline)
-      return copy
+    if let scratch {
+      return outline(
+        ofDiscs: buffer, count: count,
+        offsets: UnsafeMutableBufferPointer(start: scratch, count: 2 * segments))
     }
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
+      outline(ofDiscs: buffer, count: count, offsets: offsets)
+    }
+  }
+
+  /// `outline(ofDiscs:offsets:)` of the first `count` discs, none inside a neighbour.
+  private static func outline(
+    ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>, count: Int,
+    offsets: UnsafeMutableBufferPointer<Point>
+  ) -> [Point] {
+    let first = buffer[0]
+    let segments = count - 1
+    var outline: [Point] = []
+    outline.reserveCapacity(2 * count + count / 2 + 8)
+    for i in 0..<segments {
+      let sides = tangents(buffer[i], buffer[i + 1])
+      offsets[2 * i] = sides.left
+      offsets[2 * i + 1] = sides.right
+    }
+    // The side is convex at a join (a gap to bridge with the disc's arc) when its offset turns
+    // against the side's direction of traversal: clockwise on the left, counterclockwise on
+    // the right. A change of taper alone can make either side convex.
+    var left = Side(offsets[0], from: buffer[0], to: buffer[1])
+    outline.append(left.start)
+    var entry: Float = 0
+    for j in 1..<segments {
+      let next = Side(offsets[2 * j], from: buffer[j], to: buffer[j + 1])
+      join(left, next, at: buffer[j], outerWhenTurning: -1, reversed: false, entry: &entry, into: &outline)
+      left = next
+    }
+    outline.append(left.end)
+
+    let tail = buffer[segments]
+    var right = Side(offsets[2 * segments - 1], from: buffer[segments - 1], to: tail)
+    appendArc(
+      center: tail.center, radius: tail.radius, from: left.end, to: right.end,
+      through: tangents(buffer[segments - 1], tail).direction, into: &outline)
+    outline.append(right.end)
+    entry = 1
+    for j in stride(from: segments - 1, through: 1, by: -1) {
+      let previous = Side(offsets[2 * j - 1], from: buffer[j - 1], to: buffer[j])
+      join(
+        previous, right, at: buffer[j], outerWhenTurning: 1, reversed: true, entry: &entry, into: &outline)
+      right = previous
+    }
+    outline.append(right.start)
+    appendArc(
+      center: first.center, radius: first.radius, from: right.start, to: outline[0],
+      through: tangents(first, buffer[1]).direction * -1, into: &outline)
+    // The reserve above is what an outline usually takes: a point on each side of most joins
+    // (a corner), two or more on the outer side of a sharper turn, a few for the caps (notes:
+    // 2.2 a disc). An outline that outgrew it (twice the reserve) or took far less is copied
+    // to its size: the path keeps this array, and a page's worth of outlines (the band
+    // renderer keeps a million points) would hold that much more memory.
+    guard outline.capacity > outline.count + outline.count / 2 else { return outline }
+    var copy: [Point] = []
+    copy.reserveCapacity(outline.count)
+    copy.append(contentsOf: outline)
+    return copy
   }
 
   /// The steps of a cap of radius `r` (a half turn, each step within `arcTolerance` of the
