@@ -234,6 +234,56 @@ struct PenOutlineTests {
     }
   }
 
+  @Test("anchor steps four at a time are the bend's step one anchor at a time, bit for bit")
+  func anchorStepsMatchOneAtATime() {
+    var rng = SeededGenerator(seed: 0x5EED_0A4C)
+    let spacing = PenBrush.sampleSpacing
+    let widest = PenBrush.widestSampleSpacing
+    let scale = 4 * PenBrush.sampleTolerance
+    for trial in 0..<40 {
+      let count = 2 + trial % 13
+      var x = [Float](repeating: 0, count: count + 4)
+      var y = [Float](repeating: 0, count: count + 4)
+      var heading: Float = 0
+      for k in 1..<count {
+        // Gentle and sharp turns, straight runs, repeated points, a point not finite.
+        switch rng.next() % 10 {
+        case 0: heading += 0
+        case 1: heading += 3
+        default: heading += rng.float(-0.4...0.4)
+        }
+        let step: Float = rng.next() % 12 == 0 ? 0 : rng.float(1.5...9)
+        x[k] = x[k - 1] + step * FloatMath.cos(heading)
+        y[k] = y[k - 1] + step * FloatMath.sin(heading)
+      }
+      if trial % 7 == 6 { x[count / 2] = trial % 2 == 0 ? .nan : .infinity }
+      var steps = [Float](repeating: -1, count: count + 4)
+      x.withUnsafeMutableBufferPointer { x in
+        y.withUnsafeMutableBufferPointer { y in
+          steps.withUnsafeMutableBufferPointer { steps in
+            PenBrush.anchorSteps(
+              x: x.baseAddress!, y: y.baseAddress!, count: count, spacing: spacing, widest: widest,
+              scale: scale, into: steps.baseAddress!)
+          }
+        }
+      }
+      // One anchor at a time, as the sampling had worked it out.
+      for k in 1..<(count - 1) {
+        let u = Point(x: x[k] - x[k - 1], y: y[k] - y[k - 1])
+        let v = Point(x: x[k + 1] - x[k], y: y[k + 1] - y[k])
+        let bend = abs(u.x * v.y - u.y * v.x)
+        let product = u.length * v.length * (u + v).length
+        var step = spacing
+        if (scale * product).isFinite, bend.isFinite, scale * product > bend * spacing * spacing {
+          let squared = scale * product < bend * widest * widest ? scale * product / bend : widest * widest
+          step = Swift.min(Swift.max(abs(squared).squareRoot(), spacing), widest)
+        }
+        #expect(
+          steps[k].bitPattern == step.bitPattern, "trial \(trial), anchor \(k): \(steps[k]) against \(step)")
+      }
+    }
+  }
+
   @Test("an ink wider than the page samples a path reaching 10^18 pixels a bounded number of times")
   func taperSamplesOfAFarPath() {
     var points = line(10, 20, 300, 40, count: 40)

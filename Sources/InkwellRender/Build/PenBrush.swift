@@ -658,25 +658,33 @@ public enum PenBrush {
     let n = path.count
     guard n > 1 else { return n == 1 ? [0] : [] }
     let widest = Swift.max(maximumSpacing ?? spacing, spacing)
+    // lengths[i]: segment i's length; steps[i]: the step on it; then, for the anchors (the first
+    // point and up to n − 1 more), their x and y, their points' indices and the step at each,
+    // four entries of padding after each for the vector loop's reads.
+    let scratchFloats = 2 * n + 4 * (n + 4)
     return path.controlPoints.withUnsafeBufferPointer { controlPoints in
-      withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
-        // lengths[i]: segment i's length; steps[i]: the step on it.
-        let lengths = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-        let steps = UnsafeMutableBufferPointer(rebasing: scratch[n..<(2 * n)])
+      withScratch(floats: scratchFloats) { scratch in
+        let lengths = UnsafeMutableBufferPointer(start: scratch, count: n)
+        let steps = UnsafeMutableBufferPointer(start: scratch + n, count: n)
+        let anchorX = scratch + 2 * n
+        let anchorY = anchorX + (n + 4)
+        let anchorIndex = UnsafeMutableRawPointer(anchorY + (n + 4)).bindMemory(
+          to: Int32.self, capacity: n + 4)
+        let anchorStep = UnsafeMutableRawPointer(anchorIndex + (n + 4)).bindMemory(
+          to: Float.self, capacity: n + 4)
         let adaptive = widest > spacing
-        // One pass maps each control point once and measures the segments; where samples may
-        // spread out it also finds the anchors and the bend at each (densely recorded points
-        // would bend with the hand's jitter): the squared step 8·tolerance·R there. A segment
-        // between two anchors takes the smaller of their steps, written once the second is known.
-        let scale = 4 * tolerance
+        // One pass maps each control point once, measures the segments and, where samples may
+        // spread out, picks the anchors, points at least `spacing` apart along the polygon
+        // (densely recorded points would bend with the hand's jitter). The squared step at each
+        // anchor, 8·tolerance·R for the bend through it and its neighbours, is then worked out
+        // four anchors at a time: one at a time, its two roots, division and third root waited on
+        // each other, anchor after anchor, a quarter of a page of notes' build time. A segment
+        // between two anchors takes the smaller of their steps.
         var total: Float = 0
         var a = m.apply(controlPoints[0].location)
-        var previous = a
-        var point = Point.zero
-        var middle = -1
-        var first = 0
-        var pending = widest
-        var before: Float = 0
+        anchorX[0] = a.x
+        anchorY[0] = a.y
+        var anchors = 1
         var run: Float = 0
         for i in 0..<(n - 1) {
           let b = m.apply(controlPoints[i + 1].location)
@@ -688,36 +696,30 @@ public enum PenBrush {
           run += length.isFinite ? length : spacing
           guard run >= spacing || i == n - 2 else { continue }
           run = 0
-          if middle >= 0 {
-            let u = point - previous
-            let v = b - point
-            let bend = abs(cross(u, v))
-            let after = v.length
-            let product = before * after * (u + v).length
-            before = after
-            var step = spacing
-            // A bend tighter than the narrowest step's needs no division or root.
-            if (scale * product).isFinite, bend.isFinite, scale * product > bend * spacing * spacing {
-              let squared =
-                scale * product < bend * widest * widest ? scale * product / bend : widest * widest
-              // `abs` of a non-negative value: it lets the root be the bare instruction, without
-              // the C library call (to set `errno` for a negative operand) that makes the loop
-              // save and restore its registers around it.
-              step = Swift.min(Swift.max(abs(squared).squareRoot(), spacing), widest)
-            }
-            let shared = Swift.min(pending, step)
-            for k in first..<middle { steps[k] = shared }
-            pending = step
-            first = middle
-            previous = point
-          } else {
-            before = (b - previous).length
-          }
-          middle = i + 1
-          point = b
+          anchorX[anchors] = b.x
+          anchorY[anchors] = b.y
+          anchorIndex[anchors] = Int32(truncatingIfNeeded: i + 1)
+          anchors += 1
         }
         if adaptive {
-          for k in first..<(n - 1) { steps[k] = pending }
+          for k in anchors..<(anchors + 4) {
+            anchorX[k] = 0
+            anchorY[k] = 0
+          }
+          anchorSteps(
+            x: anchorX, y: anchorY, count: anchors, spacing: spacing, widest: widest, scale: 4 * tolerance,
+            into: anchorStep)
+          var first = 0
+          var pending = widest
+          for k in Swift.stride(from: 1, to: anchors - 1, by: 1) {
+            let step = anchorStep[k]
+            let shared = Swift.min(pending, step)
+            let middle = Int(anchorIndex[k])
+            for j in first..<middle { steps[j] = shared }
+            pending = step
+            first = middle
+          }
+          for j in first..<(n - 1) { steps[j] = pending }
         }
         // About one sample a segment and one every `spacing` along the polygon, and the end (a
         // segment takes 64 at most).
@@ -770,6 +772,69 @@ public enum PenBrush {
         return parameters
       }
     }
+  }
+
+  /// The step at each anchor `k` in 1 ..< `count` − 1 of the anchors at (`x`, `y`) (each array
+  /// with four readable entries past `count`): the step whose sagitta is `scale` / 8 on the circle
+  /// through anchors k − 1, k and k + 1, R = |u||v||u + v| / 2|u × v| for the chords u, v around
+  /// it, within `spacing` … `widest`; `spacing` where the bend is tighter than that or is not a
+  /// number. Written to `steps[k]`, four anchors at a time, each lane the floats one anchor at a
+  /// time gives (its operations in the same order, the comparisons as selects).
+  static func anchorSteps(
+    x: UnsafeMutablePointer<Float>, y: UnsafeMutablePointer<Float>, count: Int, spacing: Float, widest: Float,
+    scale: Float, into steps: UnsafeMutablePointer<Float>
+  ) {
+    @inline(__always) func load(_ p: UnsafeMutablePointer<Float>, _ k: Int) -> SIMD4<Float> {
+      UnsafeRawPointer(p + k).loadUnaligned(as: SIMD4<Float>.self)
+    }
+    @inline(__always) func finite(_ v: SIMD4<Float>) -> SIMDMask<SIMD4<Int32>> {
+      (v .< .infinity) .& (v .> -.infinity)
+    }
+    var k = 1
+    while k < count - 1 {
+      let previousX = load(x, k - 1)
+      let previousY = load(y, k - 1)
+      let pointX = load(x, k)
+      let pointY = load(y, k)
+      let nextX = load(x, k + 1)
+      let nextY = load(y, k + 1)
+      let ux = pointX - previousX
+      let uy = pointY - previousY
+      let vx = nextX - pointX
+      let vy = nextY - pointY
+      // |u × v|, the sign cleared.
+      let cross = ux * vy - uy * vx
+      let bend = unsafeBitCast(
+        unsafeBitCast(cross, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
+      let before = (ux * ux + uy * uy).squareRoot()
+      let after = (vx * vx + vy * vy).squareRoot()
+      let wx = ux + vx
+      let wy = uy + vy
+      let product = scale * (before * after * (wx * wx + wy * wy).squareRoot())
+      let gentle = finite(product) .& finite(bend) .& (product .> bend * spacing * spacing)
+      var squared = SIMD4<Float>(repeating: widest * widest)
+      squared.replace(with: product / bend, where: product .< bend * widest * widest)
+      // Swift.min(Swift.max(√squared, spacing), widest); the root of |squared| as the scalar's.
+      var step = unsafeBitCast(
+        unsafeBitCast(squared, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self
+      ).squareRoot()
+      step.replace(with: spacing, where: step .<= spacing)
+      step.replace(with: widest, where: step .> widest)
+      let result = SIMD4<Float>(repeating: spacing).replacing(with: step, where: gentle)
+      UnsafeMutableRawPointer(steps + k).storeBytes(of: result, as: SIMD4<Float>.self)
+      k += 4
+    }
+  }
+
+  /// `body` of `floats` floats of scratch: the thread's scratch block where it is large enough
+  /// (see `inkwell_thread_scratch`), else a temporary allocation. `body` must not itself use the
+  /// thread's block.
+  @inline(__always)
+  static func withScratch<Result>(floats: Int, _ body: (UnsafeMutablePointer<Float>) -> Result) -> Result {
+    if let block = inkwell_thread_scratch(floats * MemoryLayout<Float>.stride) {
+      return body(block.bindMemory(to: Float.self, capacity: floats))
+    }
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: floats) { body($0.baseAddress!) }
   }
 
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
