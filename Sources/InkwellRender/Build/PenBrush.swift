@@ -687,6 +687,9 @@ public enum PenBrush {
         var anchors = 1
         var run: Float = 0
         for i in 0..<(n - 1) {
+          // The first pass over a stroke's recorded points takes their cache misses: asked for
+          // ahead, as `walkHairlineRun` does.
+          prefetchAhead(controlPoints.baseAddress!, of: i)
           let b = m.apply(controlPoints[i + 1].location)
           let length = a.distance(to: b)
           lengths[i] = length
