@@ -22,6 +22,7 @@ static void scratch_make_key(void) { pthread_key_create(&scratch_key, scratch_re
 
 void *inkwell_thread_scratch(size_t bytes) {
   if (bytes > INKWELL_THREAD_SCRATCH_LIMIT) return NULL;
+  if (bytes == 0) bytes = 1;
   if (bytes <= scratch_size) return scratch_base;
   size_t size = scratch_size ? scratch_size : 16384;
   while (size < bytes) size *= 2;
