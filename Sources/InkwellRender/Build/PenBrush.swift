@@ -240,17 +240,12 @@ public enum PenBrush {
       let splineBytes = path.tipPointScratchBytes(samples: parameters.count)
       let pointBytes = parameters.count * MemoryLayout<StrokePath.TipPoint>.stride
       let bytes = splineBytes + pointBytes + discScratchBytes(samples: parameters.count)
-      func build(_ raw: UnsafeMutableRawPointer) -> (FlatPath, Float)? {
+      return withScratch(bytes: bytes) { raw in
         let points = (raw + splineBytes).bindMemory(to: StrokePath.TipPoint.self, capacity: parameters.count)
         path.interpolateTipPoints(at: parameters, into: points, scratch: raw)
         return outline(
           ofSamples: UnsafeBufferPointer(start: points, count: parameters.count), through: m, scale: scale,
           inkWidth: inkWidth, hairline: false, scratch: raw + splineBytes + pointBytes)
-      }
-      if let raw = inkwell_thread_scratch(bytes) { return build(raw) }
-      return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: MemoryLayout<SIMD8<Float>>.alignment)
-      {
-        build($0.baseAddress!)
       }
     }
   }
@@ -663,7 +658,8 @@ public enum PenBrush {
     // four entries of padding after each for the vector loop's reads.
     let scratchFloats = 2 * n + 4 * (n + 4)
     return path.controlPoints.withUnsafeBufferPointer { controlPoints in
-      withScratch(floats: scratchFloats) { scratch in
+      withScratch(bytes: scratchFloats * MemoryLayout<Float>.stride) { raw in
+        let scratch = raw.bindMemory(to: Float.self, capacity: scratchFloats)
         let lengths = UnsafeMutableBufferPointer(start: scratch, count: n)
         let steps = UnsafeMutableBufferPointer(start: scratch + n, count: n)
         let anchorX = scratch + 2 * n
@@ -793,6 +789,10 @@ public enum PenBrush {
     @inline(__always) func finite(_ v: SIMD4<Float>) -> SIMDMask<SIMD4<Int32>> {
       (v .< .infinity) .& (v .> -.infinity)
     }
+    /// |v|, the sign bits cleared.
+    @inline(__always) func magnitude(_ v: SIMD4<Float>) -> SIMD4<Float> {
+      unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
+    }
     var k = 1
     while k < count - 1 {
       let previousX = load(x, k - 1)
@@ -805,10 +805,7 @@ public enum PenBrush {
       let uy = pointY - previousY
       let vx = nextX - pointX
       let vy = nextY - pointY
-      // |u × v|, the sign cleared.
-      let cross = ux * vy - uy * vx
-      let bend = unsafeBitCast(
-        unsafeBitCast(cross, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
+      let bend = magnitude(ux * vy - uy * vx)
       let before = (ux * ux + uy * uy).squareRoot()
       let after = (vx * vx + vy * vy).squareRoot()
       let wx = ux + vx
@@ -818,9 +815,7 @@ public enum PenBrush {
       var squared = SIMD4<Float>(repeating: widest * widest)
       squared.replace(with: product / bend, where: product .< bend * widest * widest)
       // Swift.min(Swift.max(√squared, spacing), widest); the root of |squared| as the scalar's.
-      var step = unsafeBitCast(
-        unsafeBitCast(squared, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self
-      ).squareRoot()
+      var step = magnitude(squared).squareRoot()
       step.replace(with: spacing, where: step .<= spacing)
       step.replace(with: widest, where: step .> widest)
       let result = SIMD4<Float>(repeating: spacing).replacing(with: step, where: gentle)
@@ -829,15 +824,15 @@ public enum PenBrush {
     }
   }
 
-  /// `body` of `floats` floats of scratch: the thread's scratch block where it is large enough
-  /// (see `inkwell_thread_scratch`), else a temporary allocation. `body` must not itself use the
-  /// thread's block.
+  /// `body` of `bytes` bytes of scratch, aligned for `SIMD8<Float>`: the thread's scratch block
+  /// where it is large enough (see `inkwell_thread_scratch`), else a temporary allocation. `body`
+  /// must not itself use the thread's block.
   @inline(__always)
-  static func withScratch<Result>(floats: Int, _ body: (UnsafeMutablePointer<Float>) -> Result) -> Result {
-    if let block = inkwell_thread_scratch(floats * MemoryLayout<Float>.stride) {
-      return body(block.bindMemory(to: Float.self, capacity: floats))
+  static func withScratch<Result>(bytes: Int, _ body: (UnsafeMutableRawPointer) -> Result) -> Result {
+    if let block = inkwell_thread_scratch(bytes) { return body(block) }
+    return withUnsafeTemporaryAllocation(byteCount: bytes, alignment: MemoryLayout<SIMD8<Float>>.alignment) {
+      body($0.baseAddress!)
     }
-    return withUnsafeTemporaryAllocation(of: Float.self, capacity: floats) { body($0.baseAddress!) }
   }
 
   /// Points along the spline: per segment, enough that neighbours are about `spacing` pixels
