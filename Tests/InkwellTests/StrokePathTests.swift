@@ -48,11 +48,8 @@ struct StrokePathTests {
 
   @Test("tip points at many parameters are each the tip point at that parameter")
   func tipPointsAlongThePath() {
-    var state: UInt32 = 12345
-    func next() -> Float {
-      state = state &* 1_664_525 &+ 1_013_904_223
-      return Float(state >> 8) / Float(1 << 24)
-    }
+    var unit = UnitFloats(state: 12345)
+    func next() -> Float { unit.next() }
     let path = StrokePath(
       controlPoints: (0..<9).map { i in
         var p = Self.point(next() * 40, next() * 40, t: Float(i) * 0.01 + next() * 0.005, force: next())
@@ -74,11 +71,8 @@ struct StrokePathTests {
 
   @Test("tip points eight parameters at a time are the scalar evaluation's, at every edge")
   func tipPointsInChunks() {
-    var state: UInt32 = 777
-    func next() -> Float {
-      state = state &* 1_664_525 &+ 1_013_904_223
-      return Float(state >> 8) / Float(1 << 24)
-    }
+    var unit = UnitFloats(state: 777)
+    func next() -> Float { unit.next() }
     // Parameters that are not numbers or not finite, signed zeros, whole numbers and their
     // neighbours (where ⌊t⌋ changes), the last knot and beyond it, and in-between values.
     let edges: [Float] = [
@@ -250,5 +244,15 @@ struct StrokePathTests {
       }
     }
     #expect(checked == values.count * 4)
+  }
+}
+
+/// Floats in 0..<1 from a linear congruential generator: the tests' repeatable inputs.
+private struct UnitFloats {
+  var state: UInt32
+
+  mutating func next() -> Float {
+    state = state &* 1_664_525 &+ 1_013_904_223
+    return Float(state >> 8) / Float(1 << 24)
   }
 }
