@@ -1046,30 +1046,35 @@ public enum PenBrush {
       let entries = UnsafeMutableBufferPointer(rebasing: scratch[(2 * segments)..<(3 * segments)])
       var outline: [Point] = []
       outline.reserveCapacity(2 * count + count / 4 + 2 * capSteps + 8)
-      var previousLength: Float = 0
-      for i in 0..<segments {
+      // Each segment's normal and length, and each join from the segment before, whose normal and
+      // length are carried along: read back from `normals`, the compiler's vectors read four
+      // normals straddling the two stores still in flight before them, and waited for them.
+      @inline(__always) func normalAndLength(_ i: Int) -> (Point, Float) {
         let delta = buffer[i + 1].center - buffer[i].center
         let length = delta.length
         let d = delta * (1 / length)
-        let normal = Point(x: -d.y, y: d.x)
+        return (Point(x: -d.y, y: d.x), length)
+      }
+      var (previous, previousLength) = normalAndLength(0)
+      normals[0] = previous
+      for i in 1..<segments {
+        let (normal, length) = normalAndLength(i)
         normals[i] = normal
-        if i > 0 {
-          // A turn of under 45.6° (1 + cos > 1.7) whose inner corner lies within half of either
-          // side (the corner is r·tan(θ/2) = r·|sin θ| / (1 + cos θ) along them).
-          let previous = normals[i - 1]
-          let k = 1 + (previous.x * normal.x + previous.y * normal.y)
-          let turn = cross(previous, normal)
-          let sine = abs(turn)
-          miters[i] =
-            k > 1.7 && r * sine <= 0.5 * Swift.min(previousLength, length) * k
-            ? (previous + normal) * (r / k) : Point(x: .nan, y: .nan)
-          // The inner side (the left for a counterclockwise turn) meets the next side r·tan(θ/2)
-          // along it; the outer side's corner lies before that side, so the chain enters at its
-          // near end.
-          let along = r * sine / k
-          entries[i] = Point(x: turn > 0 ? along / length : 0, y: turn < 0 ? 1 - along / previousLength : 1)
-        }
+        // A turn of under 45.6° (1 + cos > 1.7) whose inner corner lies within half of either
+        // side (the corner is r·tan(θ/2) = r·|sin θ| / (1 + cos θ) along them).
+        let k = 1 + (previous.x * normal.x + previous.y * normal.y)
+        let turn = cross(previous, normal)
+        let sine = abs(turn)
+        miters[i] =
+          k > 1.7 && r * sine <= 0.5 * Swift.min(previousLength, length) * k
+          ? (previous + normal) * (r / k) : Point(x: .nan, y: .nan)
+        // The inner side (the left for a counterclockwise turn) meets the next side r·tan(θ/2)
+        // along it; the outer side's corner lies before that side, so the chain enters at its
+        // near end.
+        let along = r * sine / k
+        entries[i] = Point(x: turn > 0 ? along / length : 0, y: turn < 0 ? 1 - along / previousLength : 1)
         previousLength = length
+        previous = normal
       }
       // The sides of segment i, left and right: made where a join needs them, which most joins
       // of a hairline (its mitred corners) do not (the 200 thumbnail pages' build ran 0.97× the
