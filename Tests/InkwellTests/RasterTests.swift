@@ -367,6 +367,41 @@ struct TileShortcutTests {
     }
   }
 
+  @Test(
+    "a run of one pixel fills exactly its rows, streamed or stored, at any offset",
+    arguments: [
+      // (start offset in bytes, width, height, gap after each row in pixels)
+      (0, 40, 3, 0), (48, 1031, 70, 0), (4, 70_000, 1, 0), (60, 2048, 33, 0), (12, 1_500, 50, 5),
+      (0, 1_024, 64, 0), (48, 1_029, 64, 3), (8, 1_023, 300, 1), (0, 16, 20_000, 0),
+    ])
+  func onePixelRuns(start: Int, width: Int, height: Int, gap: Int) {
+    for stream: Int32 in [0, 1] {
+      onePixelRun(start: start, width: width, height: height, gap: gap, stream: stream)
+    }
+  }
+
+  private func onePixelRun(start: Int, width: Int, height: Int, gap: Int, stream: Int32) {
+    // Rows from under a streamed row (4 KiB) to over it, whole rows (no gap) and rows inside wider
+    // ones, starting off a cache line or on one, each streamed and stored.
+    let stride = (width + gap) * 4
+    let sentinel: UInt8 = 0xA5
+    let pixel: UInt32 = 0x8040_2010
+    var buffer = [UInt8](repeating: sentinel, count: start + stride * height + 64)
+    buffer.withUnsafeMutableBytes { bytes in
+      inkwell_fill_pixels(
+        bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, stride, Int32(width), Int32(height),
+        pixel, stream)
+    }
+    var wrong = 0
+    for (index, byte) in buffer.enumerated() {
+      let offset = index - start
+      let inRow = offset >= 0 && offset < stride * height && offset % stride < width * 4
+      let expected = inRow ? UInt8(truncatingIfNeeded: pixel >> (8 * UInt32(offset % 4))) : sentinel
+      if byte != expected { wrong += 1 }
+    }
+    #expect(wrong == 0, "stream \(stream)")
+  }
+
   @Test("rendering into an image overwrites every pixel with what a fresh render gives")
   func renderInto() {
     let drawing = randomDrawing(seed: 5, count: 40, width: 150, height: 90)

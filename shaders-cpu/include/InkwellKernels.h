@@ -294,7 +294,11 @@ void inkwell_resolve_srgb8_blocks(const float *tile, uint32_t blocks, uint32_t c
 /// `out_stride` bytes apart (`out` and `out_stride` multiples of 4), asking for the cache lines of
 /// the rows ahead and of the `height` rows to the right (the next tile a worker writes) as it goes.
 /// Rows `4 · width` bytes apart (whole image rows) are written as one run, without the requests.
-void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int height, uint32_t pixel);
+/// With `stream` nonzero, rows of at least 4 KiB go out with streaming stores instead, whole cache
+/// lines written to memory without being read first (kernels.c): for an image too large to stay
+/// in the cache, which would only evict it.
+void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int height, uint32_t pixel,
+                         int stream);
 
 /// The nearest 8-bit sRGB code of each of `count` linear values (clamped to 0…1; NaN gives 0).
 void inkwell_encode_srgb8(const float *linear, uint8_t *codes, size_t count);

@@ -57,6 +57,9 @@ public struct TileRasterizer: Sendable {
   /// The default `minimumWorkPerThread`: about 60 µs of one thread's work.
   public static let defaultMinimumWorkPerThread = 60_000
 
+  /// The 8-bit image size from which runs of one pixel are streamed past the cache.
+  static let streamingImageBytes = 8 << 20
+
   public init(
     kernels: RasterKernels = .native, paintKernels: PaintKernels = .native,
     scheduler: TileScheduler = .dispatch,
@@ -135,6 +138,9 @@ public struct TileRasterizer: Sendable {
     // tile, 32 rows of 128 bytes at a time, the page went out at two thirds of the rate the
     // peers' row-major writes reach (fill-rate: 9.6 against 6.4 ms). Each tile row is one
     // worker's, in column order, so its pending run needs no lock.
+    // An image this large would not stay in the cache for whoever reads it next, so its runs of
+    // one pixel are streamed past the cache (`inkwell_fill_pixels`).
+    let stream: Int32 = grid.width * grid.height * 4 >= Self.streamingImageBytes ? 1 : 0
     let pending = SharedPointer(base: UnsafeMutablePointer<OneColorRun>.allocate(capacity: grid.tilesY))
     pending.base.initialize(repeating: OneColorRun(), count: grid.tilesY)
     defer { pending.base.deallocate() }
@@ -148,7 +154,7 @@ public struct TileRasterizer: Sendable {
       inkwell_fill_pixels(
         output.base + (y0 * grid.width + x0) * 4, grid.width * 4,
         Int32(Swift.min(size * run.tiles, grid.width - x0)),
-        Int32(Swift.min(size, grid.height - y0)), run.pixel)
+        Int32(Swift.min(size, grid.height - y0)), run.pixel, stream)
     }
     forEachTile(
       bins, primitives: primitives, background: background, threads: threads, skipEmpty: true,
@@ -156,13 +162,23 @@ public struct TileRasterizer: Sendable {
     ) {
       col, row, tile, uniform, blocks, run in
       let pixel: UInt32
+      var source: SIMD4<UInt32>? = nil
       if let tile, uniform {
-        // Every pixel holds the same color, and the resolve is per pixel: resolve one.
-        var resolved: UInt32 = 0
-        withUnsafeMutableBytes(of: &resolved) { bytes in
-          resolve(tile, 1, 1, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+        // Every pixel holds the same color, and the resolve is per pixel: resolve one, unless
+        // the run it continues came from the same floats (a page covered by one fill).
+        let plane = TileScratch.pixelCount
+        let color = SIMD4(
+          tile[0].bitPattern, tile[plane].bitPattern, tile[2 * plane].bitPattern, tile[3 * plane].bitPattern)
+        source = color
+        if pending.base[row].tiles > 0 && pending.base[row].source == color {
+          pixel = pending.base[row].pixel
+        } else {
+          var resolved: UInt32 = 0
+          withUnsafeMutableBytes(of: &resolved) { bytes in
+            resolve(tile, 1, 1, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), 4)
+          }
+          pixel = resolved
         }
-        pixel = resolved
       } else if let tile {
         flush(row: row)
         let x0 = col * size
@@ -186,7 +202,7 @@ public struct TileRasterizer: Sendable {
         pending.base[row].tiles += run
       } else {
         flush(row: row)
-        pending.base[row] = OneColorRun(column: col, tiles: run, pixel: pixel)
+        pending.base[row] = OneColorRun(column: col, tiles: run, pixel: pixel, source: source)
       }
       if col + run == grid.tilesX { flush(row: row) }
     }
@@ -571,6 +587,9 @@ private struct OneColorRun {
   var column = 0
   var tiles = 0
   var pixel: UInt32 = 0
+  /// The bits of the first pixel's floats (red, green, blue, alpha) of the one-color tile that
+  /// `pixel` was resolved from; `nil` for the background's runs.
+  var source: SIMD4<UInt32>? = nil
 }
 
 /// An output buffer shared by workers that write disjoint tiles.
