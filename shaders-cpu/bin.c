@@ -64,6 +64,30 @@ void inkwell_bin_walk_free(inkwell_bin_walk *w) {
   memset(w, 0, sizeof *w);
 }
 
+// Whether a tile's `n` pieces (x0, y0, x1, y1 each) change nothing inside it but by whole
+// windings down its left edge, which then join `winding`: level pieces (which add nothing), pieces
+// on or past its right edge (whose adds land in the cells past the tile, never composited) and
+// pieces down or up the whole of its left edge (which add ±1 to the first cell of every row, as a
+// backdrop of ±1 does). Such a tile is the edge of a fill whose sides lie on tile borders, a page
+// covered by one fill among them: with no pieces it is covered solid, or left alone, without the
+// accumulation and a full resolve. Only a tile whose pieces are all of these kinds is changed, so
+// every cell sums the same values as before: the same bytes.
+static int only_border_pieces(const float *pieces, uint32_t n, int32_t *winding) {
+  int32_t carried = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const float x0 = pieces[4 * i], y0 = pieces[4 * i + 1], x1 = pieces[4 * i + 2], y1 = pieces[4 * i + 3];
+    if (y0 == y1) continue;
+    if (x0 >= TILE && x1 >= TILE) continue;
+    if (x0 == 0.0f && x1 == 0.0f && ((y0 == 0.0f && y1 == TILE) || (y0 == TILE && y1 == 0.0f))) {
+      carried = (int32_t)((uint32_t)carried + (y1 > y0 ? 1u : 0xffffffffu));
+      continue;
+    }
+    return 0;
+  }
+  *winding = (int32_t)((uint32_t)*winding + (uint32_t)carried);
+  return 1;
+}
+
 size_t inkwell_bin_walk_sort(inkwell_bin_walk *w, const int32_t *backdrop_delta, int even_odd) {
   const size_t tiles = (size_t)w->cols * (size_t)w->rows;
   const size_t count = w->piece_count;
@@ -96,10 +120,12 @@ size_t inkwell_bin_walk_sort(inkwell_bin_walk *w, const int32_t *backdrop_delta,
       winding = (int32_t)((uint32_t)winding + (uint32_t)delta[col]);
       const size_t local = row * cols + col;
       const uint32_t first = local == 0 ? 0 : counts[local - 1];
-      const uint32_t n = counts[local] - first;
-      const int inside = even_odd ? (winding & 1) != 0 : winding != 0;
+      uint32_t n = counts[local] - first;
+      int32_t tile_winding = winding;
+      if (n > 0 && only_border_pieces(sorted + 4 * (size_t)first, n, &tile_winding)) n = 0;
+      const int inside = even_odd ? (tile_winding & 1) != 0 : tile_winding != 0;
       if (n == 0 && !inside) continue;
-      w->spans[listed++] = (inkwell_bin_tile_span){(int32_t)local, first, n, winding};
+      w->spans[listed++] = (inkwell_bin_tile_span){(int32_t)local, first, n, tile_winding};
     }
   }
   return listed;

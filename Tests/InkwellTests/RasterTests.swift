@@ -97,6 +97,42 @@ struct CoverageTests {
     expectTiledMatchesReference(FlatPath(contours: contours), width: w, height: h, seed: seed)
   }
 
+  @Test("a fill whose sides lie on tile borders leaves its tiles without pieces and covers them whole")
+  func tileAlignedFills() {
+    // 160 × 128: five tile columns, four rows. The page itself, and a block of four tiles inside it.
+    let (w, h) = (160, 128)
+    for clockwise in [true, false] {
+      let page = rectangle(0, 0, 160, 128, clockwise: clockwise)
+      let block = rectangle(32, 32, 96, 96, clockwise: clockwise)
+      for rule in [FillRule.nonZero, .evenOdd] {
+        for contours in [[page], [block], [page, block]] {
+          let path = FlatPath(contours: contours)
+          let bins = Renderer.bin(
+            [Primitive(path: path, rule: rule, color: LinearColor(.black))], width: w, height: h)
+          #expect(bins.entries.allSatisfy { $0.segmentCount == 0 }, "\(contours.count) contour(s), \(rule)")
+          let cov = coverage(path, rule: rule, width: w, height: h)
+          var wrong = 0
+          for y in 0..<h {
+            for x in 0..<w {
+              let inPage = contours.count != 1 || contours[0] == page
+              let inBlock = contours.count == 2 || contours[0] == block
+              let covered = (inPage ? 1 : 0) + (inBlock && x >= 32 && x < 96 && y >= 32 && y < 96 ? 1 : 0)
+              let expected: Float = rule == .nonZero ? (covered > 0 ? 1 : 0) : (covered == 1 ? 1 : 0)
+              if cov[y * w + x] != expected { wrong += 1 }
+            }
+          }
+          #expect(wrong == 0, "\(contours.count) contour(s), \(rule), clockwise \(clockwise)")
+        }
+      }
+      // A piece of another kind in one of the block's tiles keeps that tile's pieces.
+      let path = FlatPath(contours: [block, [Point(x: 40, y: 40), Point(x: 60, y: 44), Point(x: 44, y: 58)]])
+      let bins = Renderer.bin(
+        [Primitive(path: path, rule: .nonZero, color: LinearColor(.black))], width: w, height: h)
+      #expect(bins.entries.filter { $0.segmentCount > 0 }.count == 1)
+      expectTiledMatchesReference(path, width: w, height: h, seed: clockwise ? 1 : 0)
+    }
+  }
+
   @Test("a path's contours: ends, count and each contour's vertices, one contour or several")
   func flatPathContours() {
     let a = rectangle(1, 1, 5, 5)
