@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
@@ -480,7 +480,7 @@ enum { STREAMING_ROW_BYTES = 4096 };
 // plain stores for the rest. The caller fences once after its rows.
 static void stream_pixels(uint32_t *pixels, size_t count, uint32_t pixel) {
   size_t i = 0;
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE2__)
   while (i < count && ((uintptr_t)(pixels + i) & 63) != 0) pixels[i++] = pixel;
   const __m128i v = _mm_set1_epi32((int)pixel);
   for (; i + 16 <= count; i += 16) {
@@ -496,7 +496,7 @@ static void stream_pixels(uint32_t *pixels, size_t count, uint32_t pixel) {
 // Orders the streamed stores before any store that follows (a worker's signal that its rows are
 // done among them).
 static void stream_fence(void) {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__SSE2__)
   _mm_sfence();
 #endif
 }
