@@ -403,6 +403,33 @@ struct TileShortcutTests {
     }
   }
 
+  @Test("a page large enough to stream its runs of one pixel gets the bytes of a tile-by-tile render")
+  func streamedPage() {
+    // 1 530 × 1 500 × 4 bytes is over the streaming size: whole empty tile rows, runs of
+    // untouched tiles between marks, a covered run of one color, and the ragged last column and row.
+    let (width, height) = (1530, 1500)
+    #expect(width * height * 4 >= TileRasterizer.streamingImageBytes)
+    func fill(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ color: Color) -> Primitive {
+      Primitive(path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]), color: LinearColor(color))
+    }
+    let primitives = [
+      fill(40.5, 70.25, 90, 81, Color(red: 0.1, green: 0.2, blue: 0.6, alpha: 0.8)),
+      fill(700, 300, 710.5, 900, Color(red: 0.7, green: 0.1, blue: 0.1)),
+      fill(0, 960, 1530, 1024, Color(red: 0.1, green: 0.5, blue: 0.2)),
+      fill(1500, 1480, 1530, 1500, Color(red: 0.2, green: 0.2, blue: 0.2, alpha: 0.5)),
+    ]
+    let expected = Self.tileByTileBytes(
+      primitives, width: width, height: height, renderer: Renderer(threads: 1))
+    for threads in [1, 2] {
+      var image = RGBA8Image(
+        width: width, height: height, pixels: [UInt8](repeating: 0xA5, count: width * height * 4))
+      Renderer(threads: threads).render(primitives, into: &image, background: .white)
+      // Compared whole (a count of differing bytes only when they differ: 9 MB in a debug build).
+      let differing = image.pixels == expected ? 0 : zip(image.pixels, expected).filter { $0 != $1 }.count
+      #expect(differing == 0, "\(threads) thread(s)")
+    }
+  }
+
   @Test(
     "a run of one pixel fills exactly its rows, streamed or stored, at any offset",
     arguments: [

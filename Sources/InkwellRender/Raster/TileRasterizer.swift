@@ -57,8 +57,10 @@ public struct TileRasterizer: Sendable {
   /// The default `minimumWorkPerThread`: about 60 µs of one thread's work.
   public static let defaultMinimumWorkPerThread = 60_000
 
-  /// The 8-bit image size from which runs of one pixel are streamed past the cache.
-  static let streamingImageBytes = 8 << 20
+  /// The 8-bit image size in bytes from which runs of one pixel (the background around the ink,
+  /// one-color fills) are written with streaming stores, past the cache: an image this large
+  /// would not stay there for whatever reads it next. The pixels are the same either way.
+  public static let streamingImageBytes = 8 << 20
 
   public init(
     kernels: RasterKernels = .native, paintKernels: PaintKernels = .native,
