@@ -507,21 +507,21 @@ void inkwell_fill_pixels(uint8_t *out, intptr_t out_stride, int width, int heigh
   enum { AHEAD = 8 };
   const intptr_t bytes = 4 * (intptr_t)width;
   const uintptr_t origin = (uintptr_t)out;
-  if (out_stride == bytes) {
-    // Whole image rows: one run, which the hardware prefetcher follows on its own.
-    uint32_t *pixels = (uint32_t *)out;
-    const size_t count = (size_t)width * (size_t)(height > 0 ? height : 0);
-    if (stream && bytes >= STREAMING_ROW_BYTES) {
-      stream_pixels(pixels, count, pixel);
-      stream_fence();
-      return;
+  // Whole image rows are one run, which the hardware prefetcher follows on its own.
+  const int whole = out_stride == bytes;
+  const size_t count = (size_t)width * (size_t)(height > 0 ? height : 0);
+  if (stream && bytes >= STREAMING_ROW_BYTES) {
+    if (whole) {
+      stream_pixels((uint32_t *)out, count, pixel);
+    } else {
+      for (int y = 0; y < height; y++) stream_pixels((uint32_t *)(out + y * out_stride), (size_t)width, pixel);
     }
-    for (size_t i = 0; i < count; i++) pixels[i] = pixel;
+    stream_fence();
     return;
   }
-  if (stream && bytes >= STREAMING_ROW_BYTES) {
-    for (int y = 0; y < height; y++) stream_pixels((uint32_t *)(out + y * out_stride), (size_t)width, pixel);
-    stream_fence();
+  if (whole) {
+    uint32_t *pixels = (uint32_t *)out;
+    for (size_t i = 0; i < count; i++) pixels[i] = pixel;
     return;
   }
   for (int y = 0; y < height; y++) {
