@@ -296,6 +296,11 @@ struct TileShortcutTests {
 
   /// The 8-bit image as every tile composited whole and resolved on its own, without the
   /// rasterizer's shortcuts for empty and one-color tiles.
+  /// An axis-aligned rectangle filled non-zero with `color`.
+  static func fill(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ color: Color) -> Primitive {
+    Primitive(path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]), color: LinearColor(color))
+  }
+
   static func tileByTileBytes(
     _ primitives: [Primitive], width: Int, height: Int, renderer: Renderer
   ) -> [UInt8] {
@@ -373,21 +378,18 @@ struct TileShortcutTests {
   func oneColorTileRuns() {
     // 200 × 170: seven tile columns (the last 8 pixels wide) and six rows (the last 10 high).
     let (width, height) = (200, 170)
-    func fill(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ color: Color) -> Primitive {
-      Primitive(path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]), color: LinearColor(color))
-    }
     let primitives = [
       // Paper on paper: covered tiles of the background's own pixel between untouched ones.
-      fill(64, 32, 160, 64, .white),
+      Self.fill(64, 32, 160, 64, .white),
       // A translucent mark that splits row 1's run, and a covered ragged last column.
-      fill(170, 40, 180, 50, Color(red: 0.2, green: 0.5, blue: 0.1, alpha: 0.5)),
-      fill(192, 32, 200, 64, Color(red: 0.1, green: 0.6, blue: 0.2)),
+      Self.fill(170, 40, 180, 50, Color(red: 0.2, green: 0.5, blue: 0.1, alpha: 0.5)),
+      Self.fill(192, 32, 200, 64, Color(red: 0.1, green: 0.6, blue: 0.2)),
       // A whole tile row of one color, and one with two colors side by side.
-      fill(0, 96, 200, 128, Color(red: 0.1, green: 0.2, blue: 0.7)),
-      fill(0, 128, 96, 160, Color(red: 0.8, green: 0.1, blue: 0.1)),
-      fill(96, 128, 200, 160, Color(red: 0.1, green: 0.2, blue: 0.7)),
+      Self.fill(0, 96, 200, 128, Color(red: 0.1, green: 0.2, blue: 0.7)),
+      Self.fill(0, 128, 96, 160, Color(red: 0.8, green: 0.1, blue: 0.1)),
+      Self.fill(96, 128, 200, 160, Color(red: 0.1, green: 0.2, blue: 0.7)),
       // The ragged last row, covered in part.
-      fill(0, 160, 64, 170, Color(red: 0.8, green: 0.1, blue: 0.1)),
+      Self.fill(0, 160, 64, 170, Color(red: 0.8, green: 0.1, blue: 0.1)),
     ]
     let renderer = Renderer(threads: 1)
     let expected = Self.tileByTileBytes(primitives, width: width, height: height, renderer: renderer)
@@ -409,14 +411,11 @@ struct TileShortcutTests {
     // untouched tiles between marks, a covered run of one color, and the ragged last column and row.
     let (width, height) = (1530, 1500)
     #expect(width * height * 4 >= TileRasterizer.streamingImageBytes)
-    func fill(_ x0: Float, _ y0: Float, _ x1: Float, _ y1: Float, _ color: Color) -> Primitive {
-      Primitive(path: FlatPath(contours: [rectangle(x0, y0, x1, y1)]), color: LinearColor(color))
-    }
     let primitives = [
-      fill(40.5, 70.25, 90, 81, Color(red: 0.1, green: 0.2, blue: 0.6, alpha: 0.8)),
-      fill(700, 300, 710.5, 900, Color(red: 0.7, green: 0.1, blue: 0.1)),
-      fill(0, 960, 1530, 1024, Color(red: 0.1, green: 0.5, blue: 0.2)),
-      fill(1500, 1480, 1530, 1500, Color(red: 0.2, green: 0.2, blue: 0.2, alpha: 0.5)),
+      Self.fill(40.5, 70.25, 90, 81, Color(red: 0.1, green: 0.2, blue: 0.6, alpha: 0.8)),
+      Self.fill(700, 300, 710.5, 900, Color(red: 0.7, green: 0.1, blue: 0.1)),
+      Self.fill(0, 960, 1530, 1024, Color(red: 0.1, green: 0.5, blue: 0.2)),
+      Self.fill(1500, 1480, 1530, 1500, Color(red: 0.2, green: 0.2, blue: 0.2, alpha: 0.5)),
     ]
     let expected = Self.tileByTileBytes(
       primitives, width: width, height: height, renderer: Renderer(threads: 1))
