@@ -42,10 +42,12 @@ enum FillSceneCommand {
       samples.append(MonotonicClock.milliseconds(from: start, to: MonotonicClock.nanoseconds()))
     }
     let summary = TimingSummary(samples)
+    // To the microsecond or finer below 10 ms: a small page's fill takes tens of microseconds.
+    let digits = summary.median < 1 ? 4 : summary.median < 10 ? 3 : 2
     print(
       "\(path): \(scene.width)×\(scene.height) → \(scene.outWidth)×\(scene.outHeight), "
         + "\(scene.documents.count) document(s), \(scene.polygonCount) polygons; fill on \(threads) thread(s): "
-        + "median \(fixed(summary.median, 2)) ms (min \(fixed(summary.minimum, 2)), max \(fixed(summary.maximum, 2)))"
+        + "median \(fixed(summary.median, digits)) ms (min \(fixed(summary.minimum, digits)), max \(fixed(summary.maximum, digits)))"
         + (idleMilliseconds > 0 ? ", each after \(idleMilliseconds) ms idle" : "")
     )
     guard let output else { return 0 }
