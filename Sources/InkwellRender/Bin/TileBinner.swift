@@ -229,27 +229,40 @@ public struct TileBinner {
     var entryTotal = 0
     for binner in binners { entryTotal += binner.entries.count }
     var (entries, start) = storage?.takeFinished() ?? ([], [])
-    let tileCount = grid.tileCount
-    start.append(contentsOf: repeatElement(0, count: tileCount + 1))
-    for binner in binners {
-      for tile in binner.entryTiles { start[Int(tile) + 1] += 1 }
-    }
-    for i in 0..<tileCount { start[i + 1] += start[i] }
-    var cursor = start
     BinStorage.resize(
       &entries, to: entryTotal, filler: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0)
     )
-    entries.withUnsafeMutableBufferPointer { buffer in
-      for (run, binner) in binners.enumerated() {
-        let run = UInt16(truncatingIfNeeded: run)
-        for (entry, tile) in zip(binner.entries, binner.entryTiles) {
-          var entry = entry
-          entry.run = run
-          buffer[cursor[Int(tile)]] = entry
-          cursor[Int(tile)] += 1
+    // `countingSort` over the runs in order, each entry marked with its run.
+    start.append(contentsOf: repeatElement(0, count: grid.tileCount + 2))
+    start.withUnsafeMutableBufferPointer { start in
+      for binner in binners {
+        binner.entryTiles.withUnsafeBufferPointer { tiles in
+          for tile in tiles { start[Int(tile) + 2] += 1 }
+        }
+      }
+      var sum = 0
+      for i in 2..<start.count {
+        sum += start[i]
+        start[i] = sum
+      }
+      entries.withUnsafeMutableBufferPointer { sorted in
+        for (run, binner) in binners.enumerated() {
+          let run = UInt16(truncatingIfNeeded: run)
+          binner.entries.withUnsafeBufferPointer { runEntries in
+            binner.entryTiles.withUnsafeBufferPointer { tiles in
+              for i in runEntries.indices {
+                var entry = runEntries[i]
+                entry.run = run
+                let cursor = Int(tiles[i]) + 1
+                sorted[start[cursor]] = entry
+                start[cursor] += 1
+              }
+            }
+          }
         }
       }
     }
+    start.removeLast()
     let segmentRuns = binners.map(\.segments)
     if let storage {
       for (run, binner) in binners.enumerated() {
@@ -270,19 +283,11 @@ public struct TileBinner {
   /// `finish()`, sorting into arrays taken from `storage` when given; this binner's own entry
   /// arrays go back to `storage` as run 0's.
   consuming func finish(storage: BinStorage?) -> TileBins {
-    let tileCount = grid.tileCount
     var (sorted, start) = storage?.takeFinished() ?? ([], [])
-    start.append(contentsOf: repeatElement(0, count: tileCount + 1))
-    for tile in entryTiles { start[Int(tile) + 1] += 1 }
-    for i in 0..<tileCount { start[i + 1] += start[i] }
-    var cursor = start
     BinStorage.resize(
       &sorted, to: entries.count,
       filler: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0))
-    for (entry, tile) in zip(entries, entryTiles) {
-      sorted[cursor[Int(tile)]] = entry
-      cursor[Int(tile)] += 1
-    }
+    Self.countingSort(entries, tiles: entryTiles, tileCount: grid.tileCount, into: &sorted, start: &start)
     let bins = TileBins(
       grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segmentRuns: [segments])
     if let storage {
@@ -290,6 +295,37 @@ public struct TileBinner {
       storage.returnRun(takeArrays(), at: 0)
     }
     return bins
+  }
+
+  /// Sorts `entries` by tile (`tiles[i]` is entry i's), keeping their order within a tile, into
+  /// `sorted` (as many elements as `entries`); `start` (empty) becomes the tile lists' starts,
+  /// `tileCount + 1` of them. The counts go two places ahead, so that after their prefix sum
+  /// `start[t + 1]` is where tile t's list begins: the scatter moves it to the list's end, which
+  /// is where tile t + 1's begins, and no copy of the starts is needed as cursors.
+  private static func countingSort(
+    _ entries: [TileEntry], tiles: [Int32], tileCount: Int, into sorted: inout [TileEntry], start: inout [Int]
+  ) {
+    start.append(contentsOf: repeatElement(0, count: tileCount + 2))
+    start.withUnsafeMutableBufferPointer { start in
+      tiles.withUnsafeBufferPointer { tiles in
+        for tile in tiles { start[Int(tile) + 2] += 1 }
+        var sum = 0
+        for i in 2..<start.count {
+          sum += start[i]
+          start[i] = sum
+        }
+        entries.withUnsafeBufferPointer { entries in
+          sorted.withUnsafeMutableBufferPointer { sorted in
+            for i in entries.indices {
+              let cursor = Int(tiles[i]) + 1
+              sorted[start[cursor]] = entries[i]
+              start[cursor] += 1
+            }
+          }
+        }
+      }
+    }
+    start.removeLast()
   }
 
   // MARK: Internals
@@ -403,20 +439,42 @@ public struct TileBinner {
         segments.append(contentsOf: UnsafeBufferPointer(start: $0, count: walk.pointee.piece_count))
       }
     }
-    guard let spans = walk.pointee.spans else { return }
+    guard let spans = walk.pointee.spans, listed > 0 else { return }
     let primitive = UInt32(truncatingIfNeeded: index)
-    for k in 0..<listed {
-      let span = spans[k]
-      let local = Int(span.tile)
-      let row = region.row0 - rowOffset + local / region.cols
-      let tile = row * grid.tilesX + region.col0 + local % region.cols
-      entries.append(
-        TileEntry(
-          primitive: primitive, backdrop: span.winding,
-          segmentStart: UInt32(truncatingIfNeeded: base) &+ span.first, segmentCount: span.count, role: role))
-      entryTiles.append(Int32(truncatingIfNeeded: tile))
+    // Written to scratch a chunk at a time and appended whole, one copy each: appended one at a
+    // time, every entry paid the arrays' uniqueness and capacity checks (a page-sized fill lists
+    // one entry for every tile it covers). A chunk's scratch stays on the stack.
+    let segmentBase = UInt32(truncatingIfNeeded: base)
+    let firstRow = region.row0 - rowOffset
+    let (cols, col0, tilesX) = (region.cols, region.col0, grid.tilesX)
+    let chunk = Swift.min(listed, Self.entryChunk)
+    withUnsafeTemporaryAllocation(of: TileEntry.self, capacity: chunk) { newEntries in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: chunk) { newTiles in
+        var done = 0
+        while done < listed {
+          let count = Swift.min(chunk, listed - done)
+          for k in 0..<count {
+            let span = spans[done + k]
+            newEntries.initializeElement(
+              at: k,
+              to: TileEntry(
+                primitive: primitive, backdrop: span.winding, segmentStart: segmentBase &+ span.first,
+                segmentCount: span.count, role: role))
+            let local = Int(span.tile)
+            newTiles.initializeElement(
+              at: k, to: Int32(truncatingIfNeeded: (firstRow + local / cols) * tilesX + col0 + local % cols))
+          }
+          entries.append(contentsOf: UnsafeBufferPointer(rebasing: newEntries[0..<count]))
+          entryTiles.append(contentsOf: UnsafeBufferPointer(rebasing: newTiles[0..<count]))
+          done += count
+        }
+      }
     }
   }
+
+  /// Entries `emit` writes to scratch before appending them: 48 of 20 bytes stay under the 1 KiB
+  /// up to which a temporary allocation stays on the stack.
+  private static let entryChunk = 48
 }
 
 /// Owns a binner's path walk (`inkwell_bin_walk`) and the buffers it grows.
