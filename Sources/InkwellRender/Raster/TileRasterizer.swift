@@ -317,26 +317,27 @@ public struct TileRasterizer: Sendable {
     // primitive 1 when it has a clip path, 2 a knockout, 4 a paint stage or a blend other than
     // source-over, 0 for plain fills, which take the fused path.
     let count = primitives.count
-    var rules = [FillRule](repeating: .nonZero, count: count)
-    var clipRules = [FillRule](repeating: .nonZero, count: count)
-    var masks = [UInt8](repeating: 0, count: count)
-    var colors = [Float](repeating: 0, count: 4 * count + 4)
-    colors.withUnsafeMutableBufferPointer { colors in
-      for index in 0..<count {
-        let c = primitives[index].color
-        colors[4 * index] = c.red + 0
-        colors[4 * index + 1] = c.green + 0
-        colors[4 * index + 2] = c.blue + 0
-        colors[4 * index + 3] = c.alpha + 0
-      }
-      colors[4 * count] = background.red + 0
-      colors[4 * count + 1] = background.green + 0
-      colors[4 * count + 2] = background.blue + 0
-      colors[4 * count + 3] = background.alpha + 0
+    // The four tables in one block: arrays of them had each looked up their storage's generic
+    // metadata in the runtime's table, about 700 instructions an array, a tenth of an empty
+    // page's render.
+    let table = SceneTables(count: count)
+    defer { table.deallocate() }
+    let (colors, rules, clipRules, masks) = (table.colors, table.rules, table.clipRules, table.masks)
+    for index in 0..<count {
+      let c = primitives[index].color
+      colors[4 * index] = c.red + 0
+      colors[4 * index + 1] = c.green + 0
+      colors[4 * index + 2] = c.blue + 0
+      colors[4 * index + 3] = c.alpha + 0
     }
+    colors[4 * count] = background.red + 0
+    colors[4 * count + 1] = background.green + 0
+    colors[4 * count + 2] = background.blue + 0
+    colors[4 * count + 3] = background.alpha + 0
     for index in 0..<count {
       rules[index] = primitives[index].rule
       var clip = false
+      clipRules[index] = .nonZero
       if let rule = primitives[index].clip?.rule {
         clipRules[index] = rule
         clip = true
@@ -345,49 +346,41 @@ public struct TileRasterizer: Sendable {
       masks[index] = UInt8((clip ? 1 : 0) | (primitives[index].knockout != nil ? 2 : 0) | (painted ? 4 : 0))
     }
     let workers = workers(for: bins, threads: threads)
-    colors.withUnsafeBufferPointer { colors in
-      bins.entries.withUnsafeBufferPointer { entries in
-        bins.entryStart.withUnsafeBufferPointer { entryStart in
-          withSegmentBases(bins.segmentRuns) { segments in
-            rules.withUnsafeBufferPointer { rules in
-              masks.withUnsafeBufferPointer { masks in
-                clipRules.withUnsafeBufferPointer { clipRules in
-                  primitives.withUnsafeBufferPointer { primitives in
-                    let scene = SceneView(
-                      colors: colors.baseAddress!, rules: rules.baseAddress, masks: masks.baseAddress,
-                      clipRules: clipRules.baseAddress, primitives: primitives.baseAddress,
-                      tilesX: grid.tilesX, rowOffset: bins.rowOffset,
-                      entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
-                      segments: segments,
-                      background: primitives.count)
-                    let scratch = WorkerScratch(workers: workers)
-                    defer { scratch.deallocate() }
-                    scheduler.forEachJob(grid.tilesY, workers) { row, worker in
-                      let scratch = scratch.buffers(for: worker)
-                      var col = 0
-                      while col < grid.tilesX {
-                        let tileIndex = row * grid.tilesX + col
-                        if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
-                          var end = col + 1
-                          let rowStart = row * grid.tilesX
-                          while end < grid.tilesX,
-                            scene.entryStart[rowStart + end] == scene.entryStart[rowStart + end + 1]
-                          {
-                            end += 1
-                          }
-                          sink(col, row, nil, true, 0, end - col)
-                          col = end
-                          continue
-                        }
-                        let uniform = composite(
-                          tileIndex: tileIndex, scene: scene, scratch: scratch,
-                          uniformAsFirstPixels: uniformAsFirstPixels)
-                        sink(col, row, scratch.tile, uniform, scratch.blocks.pointee, 1)
-                        col += 1
-                      }
-                    }
+    bins.entries.withUnsafeBufferPointer { entries in
+      bins.entryStart.withUnsafeBufferPointer { entryStart in
+        withSegmentBases(bins.segmentRuns) { segments in
+          primitives.withUnsafeBufferPointer { primitives in
+            let scene = SceneView(
+              colors: colors, rules: rules, masks: masks,
+              clipRules: clipRules, primitives: primitives.baseAddress,
+              tilesX: grid.tilesX, rowOffset: bins.rowOffset,
+              entries: entries.baseAddress, entryStart: entryStart.baseAddress!,
+              segments: segments,
+              background: primitives.count)
+            let scratch = WorkerScratch(workers: workers)
+            defer { scratch.deallocate() }
+            scheduler.forEachJob(grid.tilesY, workers) { row, worker in
+              let scratch = scratch.buffers(for: worker)
+              var col = 0
+              while col < grid.tilesX {
+                let tileIndex = row * grid.tilesX + col
+                if skipEmpty && scene.entryStart[tileIndex] == scene.entryStart[tileIndex + 1] {
+                  var end = col + 1
+                  let rowStart = row * grid.tilesX
+                  while end < grid.tilesX,
+                    scene.entryStart[rowStart + end] == scene.entryStart[rowStart + end + 1]
+                  {
+                    end += 1
                   }
+                  sink(col, row, nil, true, 0, end - col)
+                  col = end
+                  continue
                 }
+                let uniform = composite(
+                  tileIndex: tileIndex, scene: scene, scratch: scratch,
+                  uniformAsFirstPixels: uniformAsFirstPixels)
+                sink(col, row, scratch.tile, uniform, scratch.blocks.pointee, 1)
+                col += 1
               }
             }
           }
@@ -592,6 +585,29 @@ private struct OneColorRun {
   /// The bits of the first pixel's floats (red, green, blue, alpha) of the one-color tile that
   /// `pixel` was resolved from; `nil` for the background's runs.
   var source: SIMD4<UInt32>? = nil
+}
+
+/// The per-primitive tables a render's tiles read (`SceneView`), in one allocation: colors (four
+/// floats a primitive, then the background's), fill rules, clip rules and masks.
+private struct SceneTables {
+  let colors: UnsafeMutablePointer<Float>
+  let rules: UnsafeMutablePointer<FillRule>
+  let clipRules: UnsafeMutablePointer<FillRule>
+  let masks: UnsafeMutablePointer<UInt8>
+  private let block: UnsafeMutableRawPointer
+
+  init(count: Int) {
+    let colorBytes = (4 * count + 4) * MemoryLayout<Float>.stride
+    let ruleBytes = count * MemoryLayout<FillRule>.stride
+    block = .allocate(
+      byteCount: colorBytes + 2 * ruleBytes + count, alignment: MemoryLayout<Float>.alignment)
+    colors = block.bindMemory(to: Float.self, capacity: 4 * count + 4)
+    rules = (block + colorBytes).bindMemory(to: FillRule.self, capacity: count)
+    clipRules = (block + colorBytes + ruleBytes).bindMemory(to: FillRule.self, capacity: count)
+    masks = (block + colorBytes + 2 * ruleBytes).bindMemory(to: UInt8.self, capacity: count)
+  }
+
+  func deallocate() { block.deallocate() }
 }
 
 /// An output buffer shared by workers that write disjoint tiles.
