@@ -154,7 +154,7 @@ public struct TileBinner {
   /// retain and release every array it holds (the binning loops' largest overhead on small pages).
   mutating func add(primitiveAt primitive: UnsafePointer<Primitive>, index: Int) {
     add(primitive.pointee.path, rule: primitive.pointee.rule, index: index, role: .fill)
-    if primitive.pointee.clip != nil || primitive.pointee.knockout != nil {
+    if primitive.pointee.maskBits & 3 != 0 {
       add(masksOf: primitive.pointee, index: index)
     }
   }

@@ -98,16 +98,16 @@ public struct ClipPath: Hashable, Sendable {
 ///
 /// Coverage combines per pixel as m = fill · clip · (1 − knockout), each an exact-area coverage,
 /// then `paint` maps m → m' (see Paint.swift), then the color is composited once through m'.
+///
+/// The clip, the knockout and the paint, which most primitives (every pen stroke) leave unset,
+/// are held behind one reference, `nil` when all three are: a primitive is then its path, rule and
+/// color, and copying it retains three references instead of the sixteen that the paint's and the
+/// masks' arrays, strings and closures held inline.
 public struct Primitive: Hashable, Sendable {
   public var path: FlatPath
   public var rule: FillRule
   public var color: LinearColor
-  /// Where the fill may show; `nil` for everywhere.
-  public var clip: ClipPath?
-  /// Where the fill is cut away (its non-zero area); `nil` for nowhere.
-  public var knockout: FlatPath?
-  /// Per-pixel shading of the coverage; `.solid` for none.
-  public var paint: Paint
+  private var extras: PrimitiveExtras?
 
   public init(
     path: FlatPath, rule: FillRule = .nonZero, color: LinearColor, clip: ClipPath? = nil,
@@ -116,8 +116,73 @@ public struct Primitive: Hashable, Sendable {
     self.path = path
     self.rule = rule
     self.color = color
+    extras = PrimitiveExtras.make(clip: clip, knockout: knockout, paint: paint)
+  }
+
+  /// A fill of `path` in `color` with no clip, no knockout and no paint stage.
+  init(path: FlatPath, rule: FillRule, color: LinearColor) {
+    self.path = path
+    self.rule = rule
+    self.color = color
+    extras = nil
+  }
+
+  /// Where the fill may show; `nil` for everywhere.
+  public var clip: ClipPath? {
+    get { extras?.clip }
+    set { extras = PrimitiveExtras.make(clip: newValue, knockout: knockout, paint: paint) }
+  }
+
+  /// Where the fill is cut away (its non-zero area); `nil` for nowhere.
+  public var knockout: FlatPath? {
+    get { extras?.knockout }
+    set { extras = PrimitiveExtras.make(clip: clip, knockout: newValue, paint: paint) }
+  }
+
+  /// Per-pixel shading of the coverage; `.solid` for none.
+  public var paint: Paint {
+    get { extras?.paint ?? .solid }
+    set { extras = PrimitiveExtras.make(clip: clip, knockout: knockout, paint: newValue) }
+  }
+
+  /// 1 when the primitive has a clip, 2 a knockout, 4 a paint stage or a blend other than
+  /// source-over; 0 for a plain fill. Read without copying the clip, knockout or paint.
+  var maskBits: UInt8 { extras?.bits ?? 0 }
+
+  /// The clip's fill rule, `nil` without a clip.
+  var clipRule: FillRule? { extras?.clip?.rule }
+}
+
+/// A primitive's clip, knockout and paint, never changed once made (a primitive's setters make a
+/// new one), so copies of a primitive may share it.
+private final class PrimitiveExtras: Hashable, Sendable {
+  let clip: ClipPath?
+  let knockout: FlatPath?
+  let paint: Paint
+  /// `Primitive.maskBits`.
+  let bits: UInt8
+
+  private init(clip: ClipPath?, knockout: FlatPath?, paint: Paint) {
     self.clip = clip
     self.knockout = knockout
     self.paint = paint
+    let painted = !paint.isSolid || paint.blend == .multiply
+    bits = (clip != nil ? 1 : 0) | (knockout != nil ? 2 : 0) | (painted ? 4 : 0)
+  }
+
+  /// `nil` when none is set, so that equal primitives hold equal extras.
+  static func make(clip: ClipPath?, knockout: FlatPath?, paint: Paint) -> PrimitiveExtras? {
+    clip == nil && knockout == nil && paint == .solid
+      ? nil : PrimitiveExtras(clip: clip, knockout: knockout, paint: paint)
+  }
+
+  static func == (a: PrimitiveExtras, b: PrimitiveExtras) -> Bool {
+    a === b || (a.clip == b.clip && a.knockout == b.knockout && a.paint == b.paint)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(clip)
+    hasher.combine(knockout)
+    hasher.combine(paint)
   }
 }

@@ -336,14 +336,9 @@ public struct TileRasterizer: Sendable {
     colors[4 * count + 3] = background.alpha + 0
     for index in 0..<count {
       rules[index] = primitives[index].rule
-      var clip = false
-      clipRules[index] = .nonZero
-      if let rule = primitives[index].clip?.rule {
-        clipRules[index] = rule
-        clip = true
-      }
-      let painted = !primitives[index].paint.isSolid || primitives[index].paint.blend == .multiply
-      masks[index] = UInt8((clip ? 1 : 0) | (primitives[index].knockout != nil ? 2 : 0) | (painted ? 4 : 0))
+      let bits = primitives[index].maskBits
+      clipRules[index] = bits & 1 != 0 ? primitives[index].clipRule ?? .nonZero : .nonZero
+      masks[index] = bits
     }
     let workers = workers(for: bins, threads: threads)
     bins.entries.withUnsafeBufferPointer { entries in
