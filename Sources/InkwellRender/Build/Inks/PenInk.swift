@@ -62,7 +62,11 @@ public struct PenInk: Brush {
         i += 1
       }
       guard all(sum .< .infinity .& sum .> -.infinity) else { return clampedSpan(points) >= 1 / 512 }
-      return StrokeSamples.opacity(value: hi.max()) - StrokeSamples.opacity(value: lo.min()) >= 1 / 512
+      // The lanes' extremes by hand: `SIMD4.max()` and `min()` were calls looping over the lanes
+      // (the sums above are finite, so every lane is, and the order does not matter).
+      let highest = Swift.max(Swift.max(hi[0], hi[1]), Swift.max(hi[2], hi[3]))
+      let lowest = Swift.min(Swift.min(lo[0], lo[1]), Swift.min(lo[2], lo[3]))
+      return StrokeSamples.opacity(value: highest) - StrokeSamples.opacity(value: lowest) >= 1 / 512
     }
   }
 
