@@ -94,7 +94,13 @@ public struct Color: Hashable, Sendable {
   public func linearComponents(in space: ColorSpace = .sRGB) -> (red: Float, green: Float, blue: Float) {
     let e = effectiveExposure
     func decode(_ v: Float) -> Float { SRGBTransfer.linear(fromEncoded: Swift.min(Swift.max(v, 0), 1)) * e }
-    let rgb = (decode(red), decode(green), decode(blue))
+    // A component equal to an earlier one (a gray) reuses its value: decoding one that is not
+    // an 8-bit value costs a power.
+    let r = decode(red)
+    let g = green.bitPattern == red.bitPattern ? r : decode(green)
+    let b =
+      blue.bitPattern == green.bitPattern ? g : blue.bitPattern == red.bitPattern ? r : decode(blue)
+    let rgb = (r, g, b)
     // In its own primaries (nearly every ink) a color's finite components, none negative, pass
     // through the identity as they are (a product by 1 plus products by 0), so it is not applied:
     // the matrix's lookup and products had been a hundred instructions a stroke.
