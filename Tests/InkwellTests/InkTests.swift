@@ -567,6 +567,24 @@ struct InkTests {
     #expect(inkAlpha(Drawing(strokes: [stroke]), width: w, height: h, inks: chosen) == one)
   }
 
+  @Test("a brush registered for the pen, or chosen for a pen stroke, replaces the built-in pen")
+  func penReplaced() {
+    let stroke = inkStroke(.pen, line(10, 40, 110, 40), width: 16)
+    let view = AffineTransform.identity
+    let builtIn = SceneBuilder.primitives(for: Drawing(strokes: [stroke]), view: view)
+    let stamp = StampInk().primitives(for: stroke, view: view)
+    #expect(!builtIn.isEmpty && !stamp.isEmpty && builtIn != stamp)
+    var registered = InkCatalog()
+    registered.register(StampInk(), for: .pen)
+    #expect(SceneBuilder.primitives(for: Drawing(strokes: [stroke]), view: view, inks: registered) == stamp)
+    var chosen = InkCatalog()
+    chosen.chooser = { _ in StampInk() }
+    #expect(SceneBuilder.primitives(for: Drawing(strokes: [stroke]), view: view, inks: chosen) == stamp)
+    var declined = InkCatalog()
+    declined.chooser = { _ in nil }
+    #expect(SceneBuilder.primitives(for: Drawing(strokes: [stroke]), view: view, inks: declined) == builtIn)
+  }
+
   /// Paints, per stroke, a square that draws, one with no alpha, an empty path, then a second
   /// square: only `primitives(for:view:)`, so the scene builder takes the default append.
   struct SquaresBrush: Brush {

@@ -34,6 +34,9 @@ public struct InkCatalog: Sendable {
   /// One brush an ink type, at the type's `slot`: looked up for every stroke, where a dictionary
   /// hashed the type's string name (a few hundred instructions a stroke).
   private var brushes: [any Brush]
+  /// Whether the pen's slot still holds the built-in `PenInk`, which the scene builder then calls
+  /// directly (no existential copy, no dynamic call: a thumbnail page's strokes are nearly all pen).
+  private(set) var builtInPen = true
   /// Consulted first for every stroke; `nil`, or a `nil` answer, falls back to the ink type's brush.
   public var chooser: (@Sendable (Stroke) -> (any Brush)?)?
 
@@ -66,6 +69,7 @@ public struct InkCatalog: Sendable {
   /// Draws every stroke of ink type `type` with `brush` from now on.
   public mutating func register(_ brush: any Brush, for type: InkType) {
     brushes[Self.slot(type)] = brush
+    if type == .pen { builtInPen = false }
   }
 
   /// The brush that draws `stroke`.

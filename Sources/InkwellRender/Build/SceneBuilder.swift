@@ -28,7 +28,11 @@ public enum SceneBuilder {
       return
     }
     let start = result.count
-    inks.brush(for: stroke).appendPrimitives(for: stroke, view: view, to: &result)
+    if inks.chooser == nil && inks.builtInPen && stroke.ink.type == .pen {
+      PenInk().appendPrimitives(for: stroke, view: view, to: &result)
+    } else {
+      inks.brush(for: stroke).appendPrimitives(for: stroke, view: view, to: &result)
+    }
     var kept = start
     for index in start..<result.count where result[index].color.alpha > 0 && !result[index].path.isEmpty {
       if kept != index { result.swapAt(kept, index) }
