@@ -232,37 +232,8 @@ public struct TileBinner {
     BinStorage.resize(
       &entries, to: entryTotal, filler: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0)
     )
-    // `countingSort` over the runs in order, each entry marked with its run.
-    start.append(contentsOf: repeatElement(0, count: grid.tileCount + 2))
-    start.withUnsafeMutableBufferPointer { start in
-      for binner in binners {
-        binner.entryTiles.withUnsafeBufferPointer { tiles in
-          for tile in tiles { start[Int(tile) + 2] += 1 }
-        }
-      }
-      var sum = 0
-      for i in 2..<start.count {
-        sum += start[i]
-        start[i] = sum
-      }
-      entries.withUnsafeMutableBufferPointer { sorted in
-        for (run, binner) in binners.enumerated() {
-          let run = UInt16(truncatingIfNeeded: run)
-          binner.entries.withUnsafeBufferPointer { runEntries in
-            binner.entryTiles.withUnsafeBufferPointer { tiles in
-              for i in runEntries.indices {
-                var entry = runEntries[i]
-                entry.run = run
-                let cursor = Int(tiles[i]) + 1
-                sorted[start[cursor]] = entry
-                start[cursor] += 1
-              }
-            }
-          }
-        }
-      }
-    }
-    start.removeLast()
+    Self.countingSort(
+      binners.map { ($0.entries, $0.entryTiles) }, tileCount: grid.tileCount, into: &entries, start: &start)
     let segmentRuns = binners.map(\.segments)
     if let storage {
       for (run, binner) in binners.enumerated() {
@@ -287,7 +258,7 @@ public struct TileBinner {
     BinStorage.resize(
       &sorted, to: entries.count,
       filler: TileEntry(primitive: 0, backdrop: 0, segmentStart: 0, segmentCount: 0))
-    Self.countingSort(entries, tiles: entryTiles, tileCount: grid.tileCount, into: &sorted, start: &start)
+    Self.countingSort([(entries, entryTiles)], tileCount: grid.tileCount, into: &sorted, start: &start)
     let bins = TileBins(
       grid: grid, rowOffset: rowOffset, entryStart: start, entries: sorted, segmentRuns: [segments])
     if let storage {
@@ -297,29 +268,40 @@ public struct TileBinner {
     return bins
   }
 
-  /// Sorts `entries` by tile (`tiles[i]` is entry i's), keeping their order within a tile, into
-  /// `sorted` (as many elements as `entries`); `start` (empty) becomes the tile lists' starts,
-  /// `tileCount + 1` of them. The counts go two places ahead, so that after their prefix sum
-  /// `start[t + 1]` is where tile t's list begins: the scatter moves it to the list's end, which
-  /// is where tile t + 1's begins, and no copy of the starts is needed as cursors.
+  /// Sorts the entries of `runs`, in order, by tile (`tiles[i]` is `entries[i]`'s), keeping their
+  /// order within a tile and marking each with its run, into `sorted` (as many elements as all
+  /// the runs' entries); `start` (empty) becomes the tile lists' starts, `tileCount + 1` of them.
+  /// The counts go two places ahead, so that after their prefix sum `start[t + 1]` is where tile
+  /// t's list begins: the scatter moves it to the list's end, which is where tile t + 1's begins,
+  /// and no copy of the starts is needed as cursors.
   private static func countingSort(
-    _ entries: [TileEntry], tiles: [Int32], tileCount: Int, into sorted: inout [TileEntry], start: inout [Int]
+    _ runs: [(entries: [TileEntry], tiles: [Int32])], tileCount: Int, into sorted: inout [TileEntry],
+    start: inout [Int]
   ) {
     start.append(contentsOf: repeatElement(0, count: tileCount + 2))
     start.withUnsafeMutableBufferPointer { start in
-      tiles.withUnsafeBufferPointer { tiles in
-        for tile in tiles { start[Int(tile) + 2] += 1 }
-        var sum = 0
-        for i in 2..<start.count {
-          sum += start[i]
-          start[i] = sum
+      for run in runs {
+        run.tiles.withUnsafeBufferPointer { tiles in
+          for tile in tiles { start[Int(tile) + 2] += 1 }
         }
-        entries.withUnsafeBufferPointer { entries in
-          sorted.withUnsafeMutableBufferPointer { sorted in
-            for i in entries.indices {
-              let cursor = Int(tiles[i]) + 1
-              sorted[start[cursor]] = entries[i]
-              start[cursor] += 1
+      }
+      var sum = 0
+      for i in 2..<start.count {
+        sum += start[i]
+        start[i] = sum
+      }
+      sorted.withUnsafeMutableBufferPointer { sorted in
+        for (index, run) in runs.enumerated() {
+          let mark = UInt16(truncatingIfNeeded: index)
+          run.entries.withUnsafeBufferPointer { entries in
+            run.tiles.withUnsafeBufferPointer { tiles in
+              for i in entries.indices {
+                var entry = entries[i]
+                entry.run = mark
+                let cursor = Int(tiles[i]) + 1
+                sorted[start[cursor]] = entry
+                start[cursor] += 1
+              }
             }
           }
         }
