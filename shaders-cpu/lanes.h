@@ -300,8 +300,8 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
 
 // The second pass: each long piece is cut into its row segments exactly as the scalar
 // accumulate_line cuts it (each row's ends from the piece's own slope), and the segments,
-// gathered over the chunk's long pieces, are added LANES at a time with the batch's one-row form,
-// in order; a segment across more than two cells takes the scalar row in its turn. The same adds
+// gathered over the chunk's long pieces, are added LANES at a time with a one-row form of up to
+// three cells, in order; a segment across more than three takes the scalar row in its turn. The same adds
 // in the same order as the scalar loop over the long pieces, so bit-identical; and the batches
 // are full, where a wider first-pass batch paid for the one long piece it usually held (tried and
 // dropped, docs/performance.md). Notes fill about 0.95× the time, sketch 0.95× (interleaved
@@ -323,9 +323,53 @@ static inline __attribute__((always_inline)) float clamp_scalar(float v) {
   return v < 0.0f ? 0.0f : (v > (float)T ? (float)T : v);
 }
 
-// Adds the segments, LANES at a time, in order: one-row pieces to the batch's segment form; a
-// segment across more than two cells goes to the scalar row in its turn. The slots past the last
-// segment are zeroed first, so that a partial last batch reads defined values (masked off).
+// segment_adds for the second pass, whose row segments are a long piece's: a segment across up to
+// three cells, four adds, as accumulate_row (kernels.c) makes them. Its middle cell's part spans
+// the whole cell, from left + 1 to left + 2, and the last part starts at left + 2; `wide` marks
+// the lanes whose segment spans more than three cells. A shallow piece, two to three pixels
+// across for each pixel down, crosses three cells in a row: on notes a third of the second pass's batches held one and went
+// lane by lane through the scalar row. With this form `fill_lines` takes 0.95× the cycles on the
+// calls of notes and thumbs, 0.96× on sketch's, 0.98× on the highlighter's (medians of four
+// processes of Benchmarks/kernel-ab), to the same floats.
+static inline __attribute__((always_inline)) void segment_adds3(VI row, VF from, VF to, VF dy, VI none,
+                                                                VI spare, VI index[4], VF value[4],
+                                                                VI *wide) {
+  VF xl = smaller(from, to);
+  VF xr = larger(to, from);
+  VI cl = __builtin_convertvector(xl, VI);
+  cl = blend_int(cl > splat_int(T), splat_int(T), cl);
+  VF left = __builtin_convertvector(cl, VF);
+  VF mid = left + splat(1.0f);
+  VF mid2 = left + splat(2.0f);
+  VI one = xr <= mid;
+  VI three = xr > mid2;
+  *wide = (xr > left + splat(3.0f)) & ~none;
+  VF inv = dy / (xr - xl);
+  VF partA = blend(one, dy, (mid - xl) * inv);
+  VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
+  VF partM = (mid2 - mid) * inv;
+  VF fxM = (mid + mid2) * splat(0.5f) - mid;
+  VF start = blend(three, mid2, mid);
+  VF partB = (xr - start) * inv;
+  VF fxB = (start + xr) * splat(0.5f) - start;
+  VF a0 = partA * (splat(1.0f) - fxA);
+  VF a1 = partA * fxA;
+  VF restB = partB * (splat(1.0f) - fxB);
+  VI base = cl * INKWELL_CELL_STRIDE + row;
+  VI last = three & ~none;
+  index[0] = blend_int(none, spare, base);
+  value[0] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
+  index[1] = blend_int(none, spare + LANES, base + INKWELL_CELL_STRIDE);
+  value[1] = blend(none, splat(0.0f), blend(one, a1, a1 + blend(three, partM * (splat(1.0f) - fxM), restB)));
+  index[2] = blend_int(none | one, spare + 2 * LANES, base + 2 * INKWELL_CELL_STRIDE);
+  value[2] = blend(none | one, splat(0.0f), blend(three, partM * fxM + restB, partB * fxB));
+  index[3] = blend_int(last, base + 3 * INKWELL_CELL_STRIDE, spare + 3 * LANES);
+  value[3] = blend(last, partB * fxB, splat(0.0f));
+}
+
+// Adds the segments, LANES at a time, in order, with segment_adds3; a segment across more than
+// three cells goes to the scalar row in its turn. The slots past the last segment are zeroed
+// first, so that a partial last batch reads defined values (masked off).
 static void add_segments(float *cells, row_segments *segments) {
   const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
   const int count = segments->count;
@@ -341,13 +385,13 @@ static void add_segments(float *cells, row_segments *segments) {
     VF from = blend(none, splat(0.0f), load(segments->from + i));
     VF to = blend(none, splat(0.0f), load(segments->to + i));
     VF dy = blend(none, splat(0.0f), load(segments->dy + i));
-    VI index[3];
-    VF value[3];
+    VI index[4];
+    VF value[4];
     VI wide;
-    segment_adds(row, from, to, dy, none, spare, index, value, &wide);
-    int32_t at[3][LANES];
-    float add[3][LANES];
-    for (int k = 0; k < 3; k++) {
+    segment_adds3(row, from, to, dy, none, spare, index, value, &wide);
+    int32_t at[4][LANES];
+    float add[4][LANES];
+    for (int k = 0; k < 4; k++) {
       __builtin_memcpy(at[k], &index[k], sizeof index[k]);
       __builtin_memcpy(add[k], &value[k], sizeof value[k]);
     }
@@ -357,11 +401,11 @@ static void add_segments(float *cells, row_segments *segments) {
           inkwell_scalar_accumulate_row(cells, row[l], from[l], to[l], dy[l]);
           continue;
         }
-        for (int k = 0; k < 3; k++) cells[at[k][l]] += add[k][l];
+        for (int k = 0; k < 4; k++) cells[at[k][l]] += add[k][l];
       }
     } else {
       for (int l = 0; l < LANES; l++) {
-        for (int k = 0; k < 3; k++) cells[at[k][l]] += add[k][l];
+        for (int k = 0; k < 4; k++) cells[at[k][l]] += add[k][l];
       }
     }
   }

@@ -187,6 +187,35 @@ struct SIMDKernelTests {
     }
   }
 
+  @Test("long shallow pieces, across two to six cells a row, accumulate bit-identically", arguments: levels)
+  func accumulateShallowPieces(level: SIMDLevel) {
+    let kernels = RasterKernels.native(level: level)!
+    var rng = SeededGenerator(seed: 23)
+    let real = Int(INKWELL_CELL_COUNT)
+    for round in 0..<40 {
+      // Pieces across 3 to 12 rows, the second pass's, whose row segments each span about
+      // `across` cells: the vector levels take up to three cells a segment themselves.
+      let across: Float = [1.2, 2.0, 2.5, 2.99, 3.0, 3.4, 4.5, 6][round % 8]
+      var quads: [Float] = []
+      for _ in 0..<(5 + round) {
+        let rows = rng.float(2.5...12)
+        let x0 = rng.float(-2...30)
+        let y0 = rng.float(-2...30)
+        let x1 = x0 + (Bool.random(using: &rng) ? 1 : -1) * across * rows
+        let y1 = y0 + (Bool.random(using: &rng) ? 1 : -1) * rows
+        quads += round % 2 == 0 ? [x0, y0, x1, y1] : [x1, y1, x0, y0]
+      }
+      let count = quads.count / 4
+      var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
+      var expected = cells
+      kernels.accumulateLines(&cells, quads, count)
+      KernelReference.accumulateLines(cells: &expected, lines: quads, count: count)
+      #expect(
+        bitwiseEqual(Array(cells[..<real]), Array(expected[..<real])), "round \(round), \(across) a row")
+      #expect(cells[..<real].contains { $0 != 0 })
+    }
+  }
+
   @Test("short outline pieces accumulate bit-identically, NaN pieces add nothing", arguments: levels)
   func accumulateOutlinePieces(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!
