@@ -123,37 +123,55 @@ static inline __attribute__((always_inline)) VF clamp_tile(VF v) {
   return smaller(splat((float)T), larger(splat(0.0f), v));
 }
 
-// The adds of one row segment a lane (row, from → to, signed height dy) that spans at most two
-// cells: what the scalar accumulate_row (kernels.c) adds, with the same operations. One cell: dy
-// split by the mean x offset. Two: parts split at the cell border, the middle cell adding its own
-// part's left share plus the first part's right share, as the scalar carry does. Lanes in `none`,
-// and the third cell of a one-cell segment, add 0 to their spare cell (`spare` + 0, 1, 2 times
-// LANES); `wide` marks the lanes whose segment spans more than two cells (left to the scalar code).
+// The adds of one row segment a lane (row, from → to, signed height dy) that spans at most
+// `cells` cells (2 or 3, a constant): what the scalar accumulate_row (kernels.c) adds, with the
+// same operations. One cell: dy split by the mean x offset. More: parts split at the cell
+// borders, each cell after the first adding its own part's left share plus the part before's
+// right share, as the scalar carry does; a middle cell's part spans the whole cell, from left + 1
+// to left + 2. Lanes in `none`, and the cells a shorter segment does not reach, add 0 to their
+// spare cell (`spare` + k times LANES for add k); `wide` marks the lanes whose segment spans more
+// than `cells` cells (left to the scalar code). The first pass takes two cells (three adds); the
+// second, whose segments are long pieces', three (four adds): a shallow piece, two to three
+// pixels across for each pixel down, crosses three cells in a row, and on notes a third of the
+// second pass's batches held one and had gone lane by lane through the scalar row (with three,
+// `fill_lines` takes 0.95× the cycles on the calls of notes and thumbs, 0.96× on sketch's, 0.98×
+// on the highlighter's, medians of four processes of Benchmarks/kernel-ab, to the same floats).
 static inline __attribute__((always_inline)) void segment_adds(VI row, VF from, VF to, VF dy, VI none,
-                                                               VI spare, VI index[3], VF value[3],
-                                                               VI *wide) {
+                                                               VI spare, int cells, VI index[],
+                                                               VF value[], VI *wide) {
   VF xl = smaller(from, to);
   VF xr = larger(to, from);
   VI cl = __builtin_convertvector(xl, VI);
   cl = blend_int(cl > splat_int(T), splat_int(T), cl);
   VF left = __builtin_convertvector(cl, VF);
   VF mid = left + splat(1.0f);
+  VF mid2 = left + splat(2.0f);
   VI one = xr <= mid;
-  *wide = (xr > left + splat(2.0f)) & ~none;
+  VI three = cells == 3 ? xr > mid2 : splat_int(0);
+  *wide = (xr > left + splat((float)cells)) & ~none;
   VF inv = dy / (xr - xl);
   VF partA = blend(one, dy, (mid - xl) * inv);
   VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
-  VF partB = (xr - mid) * inv;
-  VF fxB = (mid + xr) * splat(0.5f) - mid;
+  VF partM = (mid2 - mid) * inv;
+  VF fxM = (mid + mid2) * splat(0.5f) - mid;
+  VF start = blend(three, mid2, mid);
+  VF partB = (xr - start) * inv;
+  VF fxB = (start + xr) * splat(0.5f) - start;
   VF a0 = partA * (splat(1.0f) - fxA);
   VF a1 = partA * fxA;
+  VF restB = partB * (splat(1.0f) - fxB);
   VI base = cl * INKWELL_CELL_STRIDE + row;
   index[0] = blend_int(none, spare, base);
   value[0] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
   index[1] = blend_int(none, spare + LANES, base + INKWELL_CELL_STRIDE);
-  value[1] = blend(none, splat(0.0f), blend(one, a1, a1 + partB * (splat(1.0f) - fxB)));
+  value[1] = blend(none, splat(0.0f), blend(one, a1, a1 + blend(three, partM * (splat(1.0f) - fxM), restB)));
   index[2] = blend_int(none | one, spare + 2 * LANES, base + 2 * INKWELL_CELL_STRIDE);
-  value[2] = blend(none | one, splat(0.0f), partB * fxB);
+  value[2] = blend(none | one, splat(0.0f), blend(three, partM * fxM + restB, partB * fxB));
+  if (cells == 3) {
+    VI last = three & ~none;
+    index[3] = blend_int(last, base + 3 * INKWELL_CELL_STRIDE, spare + 3 * LANES);
+    value[3] = blend(last, partB * fxB, splat(0.0f));
+  }
 }
 
 static inline __attribute__((always_inline)) VI lane_numbers(void) {
@@ -263,10 +281,10 @@ static inline __attribute__((always_inline)) void accumulate_batch(float *cells,
   VI index[6];
   VF value[6];
   VI wide;
-  segment_adds(r0, xa, blend(two, xm, xb), blend(two, (ym - ya) * dir, (yb - ya) * dir), skip, spare,
+  segment_adds(r0, xa, blend(two, xm, xb), blend(two, (ym - ya) * dir, (yb - ya) * dir), skip, spare, 2,
                index, value, &wide);
   slow |= wide;
-  segment_adds(r0 + 1, xm, xe, (yb - ym) * dir, skip | ~two, spare + 3 * LANES, index + 3, value + 3,
+  segment_adds(r0 + 1, xm, xe, (yb - ym) * dir, skip | ~two, spare + 3 * LANES, 2, index + 3, value + 3,
                &wide);
   slow |= wide;
   if (__builtin_reduce_or(slow)) {
@@ -323,52 +341,8 @@ static inline __attribute__((always_inline)) float clamp_scalar(float v) {
   return v < 0.0f ? 0.0f : (v > (float)T ? (float)T : v);
 }
 
-// segment_adds for the second pass, whose row segments are a long piece's: a segment across up to
-// three cells, four adds, as accumulate_row (kernels.c) makes them. Its middle cell's part spans
-// the whole cell, from left + 1 to left + 2, and the last part starts at left + 2; `wide` marks
-// the lanes whose segment spans more than three cells. A shallow piece, two to three pixels
-// across for each pixel down, crosses three cells in a row: on notes a third of the second pass's batches held one and went
-// lane by lane through the scalar row. With this form `fill_lines` takes 0.95× the cycles on the
-// calls of notes and thumbs, 0.96× on sketch's, 0.98× on the highlighter's (medians of four
-// processes of Benchmarks/kernel-ab), to the same floats.
-static inline __attribute__((always_inline)) void segment_adds3(VI row, VF from, VF to, VF dy, VI none,
-                                                                VI spare, VI index[4], VF value[4],
-                                                                VI *wide) {
-  VF xl = smaller(from, to);
-  VF xr = larger(to, from);
-  VI cl = __builtin_convertvector(xl, VI);
-  cl = blend_int(cl > splat_int(T), splat_int(T), cl);
-  VF left = __builtin_convertvector(cl, VF);
-  VF mid = left + splat(1.0f);
-  VF mid2 = left + splat(2.0f);
-  VI one = xr <= mid;
-  VI three = xr > mid2;
-  *wide = (xr > left + splat(3.0f)) & ~none;
-  VF inv = dy / (xr - xl);
-  VF partA = blend(one, dy, (mid - xl) * inv);
-  VF fxA = (xl + blend(one, xr, mid)) * splat(0.5f) - left;
-  VF partM = (mid2 - mid) * inv;
-  VF fxM = (mid + mid2) * splat(0.5f) - mid;
-  VF start = blend(three, mid2, mid);
-  VF partB = (xr - start) * inv;
-  VF fxB = (start + xr) * splat(0.5f) - start;
-  VF a0 = partA * (splat(1.0f) - fxA);
-  VF a1 = partA * fxA;
-  VF restB = partB * (splat(1.0f) - fxB);
-  VI base = cl * INKWELL_CELL_STRIDE + row;
-  VI last = three & ~none;
-  index[0] = blend_int(none, spare, base);
-  value[0] = blend(none, splat(0.0f), blend(one, a0, splat(0.0f) + a0));
-  index[1] = blend_int(none, spare + LANES, base + INKWELL_CELL_STRIDE);
-  value[1] = blend(none, splat(0.0f), blend(one, a1, a1 + blend(three, partM * (splat(1.0f) - fxM), restB)));
-  index[2] = blend_int(none | one, spare + 2 * LANES, base + 2 * INKWELL_CELL_STRIDE);
-  value[2] = blend(none | one, splat(0.0f), blend(three, partM * fxM + restB, partB * fxB));
-  index[3] = blend_int(last, base + 3 * INKWELL_CELL_STRIDE, spare + 3 * LANES);
-  value[3] = blend(last, partB * fxB, splat(0.0f));
-}
-
-// Adds the segments, LANES at a time, in order, with segment_adds3; a segment across more than
-// three cells goes to the scalar row in its turn. The slots past the last segment are zeroed
+// Adds the segments, LANES at a time, in order, with segment_adds of three cells; a segment
+// across more than three cells goes to the scalar row in its turn. The slots past the last segment are zeroed
 // first, so that a partial last batch reads defined values (masked off).
 static void add_segments(float *cells, row_segments *segments) {
   const VI spare = lane_numbers() + INKWELL_CELL_COUNT;
@@ -388,7 +362,7 @@ static void add_segments(float *cells, row_segments *segments) {
     VI index[4];
     VF value[4];
     VI wide;
-    segment_adds3(row, from, to, dy, none, spare, index, value, &wide);
+    segment_adds(row, from, to, dy, none, spare, 3, index, value, &wide);
     int32_t at[4][LANES];
     float add[4][LANES];
     for (int k = 0; k < 4; k++) {

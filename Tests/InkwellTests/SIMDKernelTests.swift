@@ -187,11 +187,22 @@ struct SIMDKernelTests {
     }
   }
 
+  /// The cells (the first INKWELL_CELL_COUNT) after `kernels` and after the reference accumulate
+  /// `quads` (x0, y0, x1, y1 each) into empty cells.
+  static func accumulated(_ kernels: RasterKernels, _ quads: [Float]) -> (cells: [Float], expected: [Float]) {
+    let count = quads.count / 4
+    var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
+    var expected = cells
+    kernels.accumulateLines(&cells, quads, count)
+    KernelReference.accumulateLines(cells: &expected, lines: quads, count: count)
+    let real = Int(INKWELL_CELL_COUNT)
+    return (Array(cells[..<real]), Array(expected[..<real]))
+  }
+
   @Test("long shallow pieces, across two to six cells a row, accumulate bit-identically", arguments: levels)
   func accumulateShallowPieces(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!
     var rng = SeededGenerator(seed: 23)
-    let real = Int(INKWELL_CELL_COUNT)
     for round in 0..<40 {
       // Pieces across 3 to 12 rows, the second pass's, whose row segments each span about
       // `across` cells: the vector levels take up to three cells a segment themselves.
@@ -205,14 +216,9 @@ struct SIMDKernelTests {
         let y1 = y0 + (Bool.random(using: &rng) ? 1 : -1) * rows
         quads += round % 2 == 0 ? [x0, y0, x1, y1] : [x1, y1, x0, y0]
       }
-      let count = quads.count / 4
-      var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
-      var expected = cells
-      kernels.accumulateLines(&cells, quads, count)
-      KernelReference.accumulateLines(cells: &expected, lines: quads, count: count)
-      #expect(
-        bitwiseEqual(Array(cells[..<real]), Array(expected[..<real])), "round \(round), \(across) a row")
-      #expect(cells[..<real].contains { $0 != 0 })
+      let (cells, expected) = Self.accumulated(kernels, quads)
+      #expect(bitwiseEqual(cells, expected), "round \(round), \(across) a row")
+      #expect(cells.contains { $0 != 0 })
     }
   }
 
@@ -220,20 +226,15 @@ struct SIMDKernelTests {
   func accumulateOutlinePieces(level: SIMDLevel) {
     let kernels = RasterKernels.native(level: level)!
     var rng = SeededGenerator(seed: 7)
-    let real = Int(INKWELL_CELL_COUNT)
     for round in 0..<24 {
       var quads = Self.outlinePieces(&rng, count: 40 + 37 * round)
       if round % 4 == 3 {
         // Not-a-number coordinates, which the reference skips, at a few places.
         for k in stride(from: 5, to: quads.count, by: 61) { quads[k] = .nan }
       }
-      let count = quads.count / 4
-      var cells = [Float](repeating: 0, count: Int(INKWELL_CELL_BUFFER_COUNT))
-      var expected = cells
-      kernels.accumulateLines(&cells, quads, count)
-      KernelReference.accumulateLines(cells: &expected, lines: quads, count: count)
-      #expect(bitwiseEqual(Array(cells[..<real]), Array(expected[..<real])), "round \(round)")
-      #expect(cells[..<real].contains { $0 != 0 })
+      let (cells, expected) = Self.accumulated(kernels, quads)
+      #expect(bitwiseEqual(cells, expected), "round \(round)")
+      #expect(cells.contains { $0 != 0 })
     }
   }
 
