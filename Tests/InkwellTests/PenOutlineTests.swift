@@ -78,6 +78,67 @@ struct PenOutlineTests {
     }
   }
 
+  @Test("the planned outline is the reference outline, point for point, at every level")
+  func plannedOutlineMatchesTheReference() {
+    // Runs of 2 to 41 discs (every lane count of the plan's last vectors), with turns from none
+    // to a hairpin, radii from under the arc tolerance to tens of pixels, steps from a fraction
+    // of a pixel to several, and now and then a disc on its neighbour: corners, arcs, crossings
+    // within and outside the sides, sharp inner turns, discs inside a neighbour.
+    #expect(PenBrush.discLayoutIsThreeFloats)
+    var rng = SeededGenerator(seed: 47)
+    var kinds: [PenBrush.JoinKind: Int] = [:]
+    for trial in 0..<600 {
+      var discs: [PenSample] = []
+      var c = Point(x: 100, y: 100)
+      var heading = rng.float(0...6.28)
+      var radius = rng.float(0.02...12)
+      let turning: Float = [0.05, 0.4, 1.2, 3.0][trial % 4]
+      for _ in 0..<(2 + trial % 40) {
+        discs.append(PenSample(center: c, radius: radius))
+        radius = Swift.max(
+          0.01, radius * rng.float(0.6...1.6) + (rng.float(0...1) < 0.1 ? rng.float(0...8) : 0))
+        heading += rng.float(-turning...turning)
+        let step: Float = rng.float(0...1) < 0.05 ? 0 : rng.float(0.2...6)
+        c = Point(x: c.x + step * FloatMath.cos(heading), y: c.y + step * FloatMath.sin(heading))
+      }
+      var reference = discs
+      let expected = reference.withUnsafeMutableBufferPointer { PenBrush.referenceOutline(ofDiscs: $0) }
+      for level in SIMDLevel.available {
+        var copy = discs
+        let planned = copy.withUnsafeMutableBufferPointer {
+          PenBrush.outline(ofDiscs: $0, scratch: nil, planLevel: level)
+        }
+        let differs = zip(planned, expected).enumerated().first {
+          $0.element.0.x.bitPattern != $0.element.1.x.bitPattern
+            || $0.element.0.y.bitPattern != $0.element.1.y.bitPattern
+        }?.offset
+        #expect(
+          planned.count == expected.count && differs == nil,
+          "trial \(trial) at \(level): \(planned.count) points against \(expected.count), first difference at \(differs ?? -1)"
+        )
+      }
+      // What the plan made of the joins, so the trials are known to reach every kind.
+      var unnested = discs
+      unnested.withUnsafeMutableBufferPointer { buffer in
+        let count = PenBrush.keepUnnestedDiscs(buffer)
+        guard count > 2 else { return }
+        let discs = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+        withUnsafeTemporaryAllocation(byteCount: PenBrush.JoinPlan.bytes(discs: count), alignment: 16) {
+          scratch in
+          let plan = PenBrush.JoinPlan(scratch: scratch.baseAddress!, discs: count)
+          PenBrush.planJoins(of: discs, into: plan)
+          for side in 0..<2 {
+            for j in 1..<(count - 1) {
+              if let kind = PenBrush.JoinKind(rawValue: plan.kind(side)[j]) { kinds[kind, default: 0] += 1 }
+            }
+          }
+        }
+      }
+    }
+    #expect(
+      (kinds[.corner] ?? 0) > 100 && (kinds[.crossing] ?? 0) > 100 && (kinds[.other] ?? 0) > 100, "\(kinds)")
+  }
+
   @Test("a disc thinner than both neighbours leaves no sliver outside the union")
   func radiusDipLeavesNoSliver() {
     // Recorded from a run of the test above: at the fifth disc the inner sides cross 0.547 of

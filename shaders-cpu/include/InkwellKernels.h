@@ -371,6 +371,32 @@ void inkwell_composite_multiply(float *tile, const float *coverage, const float 
 /// finds it.
 int inkwell_nib_support(const float *vertices, int count, float nx, float ny);
 
+// ---- The pen outline's join plan (pen.c) --------------------------------------------------------
+
+/// How a join of the pen outline ends, as `inkwell_pen_plan_joins` plans it (stored as floats).
+enum { INKWELL_PEN_JOIN_CORNER = 0, INKWELL_PEN_JOIN_CROSSING = 1, INKWELL_PEN_JOIN_OTHER = 2 };
+
+/// The floats of a plan for discs `stride` − 16 or fewer.
+#define INKWELL_PEN_PLAN_FLOATS(stride) (17 * (stride) + 16)
+
+/// Plans the outline of `count` (at least 2) pen discs (x, y, radius each), none inside a
+/// neighbour, into `plan`, INKWELL_PEN_PLAN_FLOATS(stride) floats for a `stride` of at least
+/// count + 16. Arrays of `stride` floats: 0–2 the discs' x, y and radius; 3–6 capsule i's left
+/// offset x, y and right offset x, y (PenBrush's `tangents`); 7–9 for the left side and 10–12 for
+/// the right, join j's (1 ≤ j < count − 1) crossing fractions along the previous and the next side
+/// and its kind: INKWELL_PEN_JOIN_CORNER (the outer corner, its point), _CROSSING (the sides cross
+/// within both; its point where the chain's entry allows) or _OTHER. Then the points (x, y) of the
+/// left joins, join j's at plan + 13·stride + 2j, and of the right joins in the order the
+/// backward walk takes them, join j's at plan + 15·stride + 16 + 2(count − 2 − j). The floats are
+/// those of PenBrush's scalar `tangents`, `Side`, `join` and `crossing` for `arc_tolerance`.
+/// At the selected level: four lanes, or eight at avx2 and avx512; the same floats at every level.
+void inkwell_pen_plan_joins(const float *discs, size_t count, float *plan, size_t stride,
+                            float arc_tolerance);
+
+/// `inkwell_pen_plan_joins` at `level`; 0, writing nothing, when this machine cannot run it.
+int inkwell_pen_plan_joins_at(inkwell_simd_level level, const float *discs, size_t count, float *plan,
+                              size_t stride, float arc_tolerance);
+
 // ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
 //
 // A resolve takes the planar premultiplied tile (linear light, sRGB primaries, values above 1

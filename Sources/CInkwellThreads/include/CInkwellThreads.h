@@ -52,7 +52,7 @@ int inkwell_spread_processor(const inkwell_spread *spread, int order);
 /// not say.
 int inkwell_allowed_processors(void);
 
-/// The most bytes `inkwell_thread_scratch` keeps for a thread: 1 MiB, a stroke of about ten
+/// The most bytes `inkwell_thread_scratch` keeps for a thread: 1 MiB, a pen stroke of about seven
 /// thousand samples. A larger request is the caller's to allocate (and free) itself.
 #define INKWELL_THREAD_SCRATCH_LIMIT ((size_t)1 << 20)
 

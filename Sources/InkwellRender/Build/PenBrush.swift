@@ -261,35 +261,34 @@ public enum PenBrush {
       // The layout `discScratchBytes` gives room for.
       let floats = block.bindMemory(to: Float.self, capacity: 2 * n)
       let discs = (block + 8 * n).bindMemory(to: PenSample.self, capacity: n)
-      let offsets = (block + 8 * n + MemoryLayout<PenSample>.stride * n).bindMemory(
-        to: Point.self, capacity: 2 * n)
       return outline(
         ofSamples: points, through: m, scale: scale, inkWidth: inkWidth, hairline: hairline,
         scratch: UnsafeMutableBufferPointer(start: floats, count: 2 * n),
-        discs: UnsafeMutableBufferPointer(start: discs, count: n), offsets: offsets)
+        discs: UnsafeMutableBufferPointer(start: discs, count: n),
+        plan: block + 8 * n + MemoryLayout<PenSample>.stride * n)
     }
     return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
       withUnsafeTemporaryAllocation(of: PenSample.self, capacity: n) { discs in
         outline(
           ofSamples: points, through: m, scale: scale, inkWidth: inkWidth, hairline: hairline,
           scratch: scratch,
-          discs: discs, offsets: nil)
+          discs: discs, plan: nil)
       }
     }
   }
 
   /// The bytes of scratch `outline(ofSamples:…:scratch:)` takes for `samples` samples: their speed
-  /// scales and arc lengths, discs, and the sides' offsets.
+  /// scales and arc lengths, discs, and their outline's join plan.
   static func discScratchBytes(samples n: Int) -> Int {
-    8 * n + MemoryLayout<PenSample>.stride * n + 2 * MemoryLayout<Point>.stride * n
+    8 * n + MemoryLayout<PenSample>.stride * n + JoinPlan.bytes(discs: n)
   }
 
   /// `outline(ofSamples:…)` with its scratch given: `2n` floats, `n` discs and, unless `nil`,
-  /// room for `2n` sides' offsets.
+  /// room for their join plan (`JoinPlan.bytes(discs: n)` bytes).
   private static func outline(
     ofSamples points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
     inkWidth: Float, hairline: Bool, scratch: UnsafeMutableBufferPointer<Float>,
-    discs: UnsafeMutableBufferPointer<PenSample>, offsets: UnsafeMutablePointer<Point>?
+    discs: UnsafeMutableBufferPointer<PenSample>, plan: UnsafeMutableRawPointer?
   ) -> (FlatPath, Float)? {
     let n = points.count
     let speedScales = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
@@ -310,7 +309,7 @@ public enum PenBrush {
         : count - 2 + keepUnnestedDiscs(UnsafeMutableBufferPointer(rebasing: discs[(count - 2)..<count]))
       contour = outline(ofUnnestedHairline: UnsafeMutableBufferPointer(rebasing: discs[0..<unnested]))
     } else {
-      contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]), offsets: offsets)
+      contour = outline(ofDiscs: UnsafeMutableBufferPointer(rebasing: discs[0..<count]), scratch: plan)
     }
     guard contour.count >= 2 else { return nil }
     return (FlatPath(contour: contour), alphaScale)
@@ -919,34 +918,125 @@ public enum PenBrush {
 
   /// `outline(of:)` of the discs in `buffer`, which it reorders and overwrites.
   static func outline(ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
-    outline(ofDiscs: buffer, offsets: nil)
+    outline(ofDiscs: buffer, scratch: nil)
   }
 
-  /// `outline(ofDiscs:)`, its sides' offsets in `offsets` (room for twice as many points as
-  /// `buffer` has discs) when given, else in a temporary allocation.
+  /// `outline(ofDiscs:)`, its join plan in `scratch` (`JoinPlan.bytes(discs:)` bytes for as
+  /// many discs as `buffer` has) when given, else in a temporary allocation; planned at the
+  /// selected level or at `planLevel`.
   static func outline(
-    ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>, offsets scratch: UnsafeMutablePointer<Point>?
+    ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>, scratch: UnsafeMutableRawPointer?,
+    planLevel: SIMDLevel? = nil
   ) -> [Point] {
+    let count = keepUnnestedDiscs(buffer)
+    guard count > 0 else { return [] }
+    if count == 1 { return circle(center: buffer[0].center, radius: buffer[0].radius) }
+    let discs = UnsafeMutableBufferPointer(rebasing: buffer[0..<count])
+    if let scratch {
+      return outline(ofUnnestedDiscs: discs, plan: JoinPlan(scratch: scratch, discs: count), level: planLevel)
+    }
+    return withUnsafeTemporaryAllocation(
+      byteCount: JoinPlan.bytes(discs: count), alignment: MemoryLayout<SIMD4<Float>>.alignment
+    ) { scratch in
+      outline(
+        ofUnnestedDiscs: discs, plan: JoinPlan(scratch: scratch.baseAddress!, discs: count), level: planLevel)
+    }
+  }
+
+  /// `outline(ofDiscs:)` of at least two discs, none inside a neighbour, from their join plan
+  /// (`planJoins`): the left sides run forward into the outline; after the tail's arc the right
+  /// sides run backward, each join's points in reverse order, as the reversed chain.
+  private static func outline(
+    ofUnnestedDiscs buffer: UnsafeMutableBufferPointer<PenSample>, plan: JoinPlan, level: SIMDLevel?
+  ) -> [Point] {
+    planJoins(of: buffer, into: plan, level: level)
+    let count = buffer.count
+    let first = buffer[0]
+    let segments = count - 1
+    var outline: [Point] = []
+    outline.reserveCapacity(2 * count + count / 2 + 8)
+    /// Capsule `i`'s left (`side` 0) or right (1) side.
+    @inline(__always) func side(_ side: Int, _ i: Int) -> Side {
+      Side(plan.offset(side, i), from: buffer[i], to: buffer[i + 1])
+    }
+    let corner = JoinKind.corner.rawValue
+    let crossing = JoinKind.crossing.rawValue
+    // A run of planned joins goes into the outline in one copy, before the next join that takes
+    // `join` (about one in a hundred on the notes page).
+    var kind = plan.kind(0)
+    var along = plan.along(0)
+    var alongNext = plan.alongNext(0)
+    let leftPoints = plan.leftPoints
+    outline.append(side(0, 0).start)
+    var entry: Float = 0
+    var run = 1
+    for j in 1..<segments {
+      if kind[j] == corner {
+        entry = 0
+      } else if kind[j] == crossing && along[j] >= entry && alongNext[j] <= 1 {
+        entry = alongNext[j]
+      } else {
+        outline.append(contentsOf: UnsafeBufferPointer(start: leftPoints + run, count: j - run))
+        join(
+          side(0, j - 1), side(0, j), at: buffer[j], outerWhenTurning: -1, reversed: false, entry: &entry,
+          into: &outline)
+        run = j + 1
+      }
+    }
+    outline.append(contentsOf: UnsafeBufferPointer(start: leftPoints + run, count: segments - run))
+    let leftEnd = side(0, segments - 1).end
+    outline.append(leftEnd)
+
+    let tail = buffer[segments]
+    let rightEnd = side(1, segments - 1).end
+    appendArc(
+      center: tail.center, radius: tail.radius, from: leftEnd, to: rightEnd,
+      through: tangents(buffer[segments - 1], tail).direction, into: &outline)
+    outline.append(rightEnd)
+    kind = plan.kind(1)
+    along = plan.along(1)
+    alongNext = plan.alongNext(1)
+    // Join j's point at segments − 1 − j; the run pending holds joins `top` down to the last.
+    let rightPoints = plan.rightPoints
+    entry = 1
+    var top = segments - 1
+    for j in Swift.stride(from: segments - 1, through: 1, by: -1) {
+      if kind[j] == corner {
+        entry = 1
+      } else if kind[j] == crossing && alongNext[j] <= entry && along[j] >= 0 {
+        entry = along[j]
+      } else {
+        outline.append(
+          contentsOf: UnsafeBufferPointer(start: rightPoints + (segments - 1 - top), count: top - j))
+        join(
+          side(1, j - 1), side(1, j), at: buffer[j], outerWhenTurning: 1, reversed: true, entry: &entry,
+          into: &outline)
+        top = j - 1
+      }
+    }
+    outline.append(contentsOf: UnsafeBufferPointer(start: rightPoints + (segments - 1 - top), count: top))
+    let rightStart = side(1, 0).start
+    outline.append(rightStart)
+    appendArc(
+      center: first.center, radius: first.radius, from: rightStart, to: outline[0],
+      through: tangents(first, buffer[1]).direction * -1, into: &outline)
+    return fitted(outline)
+  }
+
+  /// The outline `outline(ofDiscs:)` is checked against: each capsule's tangents and each join
+  /// worked out in turn as the chains reach them.
+  static func referenceOutline(ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>) -> [Point] {
     let count = keepUnnestedDiscs(buffer)
     guard count > 0 else { return [] }
     let first = buffer[0]
     if count == 1 { return circle(center: first.center, radius: first.radius) }
-
-    // Tangent sides of each capsule. The left side runs forward into the outline; after the tail's
-    // arc the right side runs backward, each join's points in reverse order, as the reversed chain.
-    let segments = count - 1
-    if let scratch {
-      return outline(
-        ofDiscs: buffer, count: count,
-        offsets: UnsafeMutableBufferPointer(start: scratch, count: 2 * segments))
-    }
-    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * segments) { offsets in
-      outline(ofDiscs: buffer, count: count, offsets: offsets)
+    return withUnsafeTemporaryAllocation(of: Point.self, capacity: 2 * (count - 1)) { offsets in
+      referenceOutline(ofDiscs: buffer, count: count, offsets: offsets)
     }
   }
 
-  /// `outline(ofDiscs:offsets:)` of the first `count` discs, none inside a neighbour.
-  private static func outline(
+  /// `referenceOutline(ofDiscs:)` of the first `count` discs, none inside a neighbour.
+  private static func referenceOutline(
     ofDiscs buffer: UnsafeMutableBufferPointer<PenSample>, count: Int,
     offsets: UnsafeMutableBufferPointer<Point>
   ) -> [Point] {
@@ -989,11 +1079,17 @@ public enum PenBrush {
     appendArc(
       center: first.center, radius: first.radius, from: right.start, to: outline[0],
       through: tangents(first, buffer[1]).direction * -1, into: &outline)
-    // The reserve above is what an outline usually takes: a point on each side of most joins
-    // (a corner), two or more on the outer side of a sharper turn, a few for the caps (notes:
-    // 2.2 a disc). An outline that outgrew it (twice the reserve) or took far less is copied
-    // to its size: the path keeps this array, and a page's worth of outlines (the band
-    // renderer keeps a million points) would hold that much more memory.
+    return fitted(outline)
+  }
+
+  /// `outline` itself, or a copy of its size when its capacity is far from it. The reserve the
+  /// outlines make is what one usually takes: a point on each side of most joins (a corner), two
+  /// or more on the outer side of a sharper turn, a few for the caps (notes: 2.2 a disc). An
+  /// outline that outgrew it (twice the reserve) or took far less is copied to its size: the
+  /// path keeps this array, and a page's worth of outlines (the band renderer keeps a million
+  /// points) would hold that much more memory.
+  @inline(__always)
+  static func fitted(_ outline: [Point]) -> [Point] {
     guard outline.capacity > outline.count + outline.count / 2 else { return outline }
     var copy: [Point] = []
     copy.reserveCapacity(outline.count)
