@@ -1,7 +1,16 @@
-// The pen outline's join plan (Sources/InkwellRender/Build/PenJoinPlan.swift): the tangent
-// offsets of every capsule between neighbouring discs and, at every disc and on both sides, the
-// one point the join appends when it appends one, in lanes (pen_lanes.h): four here, eight in
-// pen_avx2.c where the selected level is avx2 or avx512.
+// The pen's per-sample geometry in lanes (pen_lanes.h): four here, eight in pen_avx2.c where the
+// selected level is avx2 or avx512.
+//
+// The discs (PenBrush's `discs`): each sample's center through the map, its distance from the disc
+// before (the spacing test and the arc length's step) and its radius from width, pressure table
+// and speed scale, a group of samples at a time; a group in which every sample is kept (nearly
+// all) writes its discs, and its arc lengths and opacities are summed in order, one at a time, as
+// the Swift loop sums them; any other group goes sample by sample. One sample at a time the loop
+// took about 100 instructions a disc, most of them its tests of finiteness and spacing.
+//
+// The join plan (Sources/InkwellRender/Build/PenJoinPlan.swift): the tangent offsets of every
+// capsule between neighbouring discs and, at every disc and on both sides, the one point the join
+// appends when it appends one.
 //
 // Every float operation is the one PenBrush's `tangents`, `Side`, `join` and `crossing` make, in
 // the same order (no contraction; comparisons as masks, so a NaN compares as it does there), so
@@ -18,6 +27,8 @@
 #if defined(__x86_64__)
 INKWELL_HIDDEN void inkwell_avx2_pen_plan_joins(const float *discs, size_t count, float *plan, size_t stride,
                                                 float arc_tolerance);
+INKWELL_HIDDEN void inkwell_avx2_pen_discs(const float *points, const inkwell_pen_disc_params *q,
+                                           inkwell_pen_disc_run *run, float *arcs, float *discs);
 #endif
 
 int inkwell_pen_plan_joins_at(inkwell_simd_level level, const float *discs, size_t count, float *plan,
@@ -35,4 +46,22 @@ int inkwell_pen_plan_joins_at(inkwell_simd_level level, const float *discs, size
 
 void inkwell_pen_plan_joins(const float *discs, size_t count, float *plan, size_t stride, float arc_tolerance) {
   inkwell_pen_plan_joins_at(inkwell_simd_selected(), discs, count, plan, stride, arc_tolerance);
+}
+
+int inkwell_pen_discs_at(inkwell_simd_level level, const float *points, const inkwell_pen_disc_params *params,
+                         inkwell_pen_disc_run *run, float *arcs, float *discs) {
+  if (!inkwell_simd_is_available(level)) return 0;
+#if defined(__x86_64__)
+  if (level == INKWELL_SIMD_AVX2 || level == INKWELL_SIMD_AVX512) {
+    inkwell_avx2_pen_discs(points, params, run, arcs, discs);
+    return 1;
+  }
+#endif
+  inkwell_lanes4_pen_discs(points, params, run, arcs, discs);
+  return 1;
+}
+
+void inkwell_pen_discs(const float *points, const inkwell_pen_disc_params *params, inkwell_pen_disc_run *run,
+                       float *arcs, float *discs) {
+  inkwell_pen_discs_at(inkwell_simd_selected(), points, params, run, arcs, discs);
 }

@@ -5,9 +5,12 @@
 
 #if defined(__x86_64__)
 
+#include <immintrin.h>
+
 #pragma clang attribute push(__attribute__((target("avx2"))), apply_to = function)
 
 #define PEN_LANES 8
+#define PEN_GATHER_AVX2 1
 #define PEN_KERNEL(name) inkwell_avx2_##name
 #include "pen_lanes.h"
 

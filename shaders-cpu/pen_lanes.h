@@ -17,6 +17,12 @@ static inline pen_lanes pen_load(const float *p) {
 
 static inline void pen_store(float *p, pen_lanes v) { __builtin_memcpy(p, &v, sizeof v); }
 
+static inline pen_mask pen_splat_int(int32_t x) {
+  pen_mask v;
+  for (int l = 0; l < PEN_LANES; l++) v[l] = x;
+  return v;
+}
+
 static inline pen_lanes pen_splat(float x) {
   pen_lanes v;
   for (int l = 0; l < PEN_LANES; l++) v[l] = x;
@@ -156,4 +162,153 @@ INKWELL_HIDDEN void PEN_KERNEL(pen_plan_joins)(const float *discs, size_t count,
       pen_store(along_next + j, tb);
     }
   }
+}
+
+// ---- Discs ----------------------------------------------------------------------------------
+
+// PenBrush's `discs` loop for the sample at `index`: its center through the map, skipped when not
+// finite or, unless it is the last, when closer than `minimum_spacing` to the disc before; its
+// radius from the width (the ink's where the point's is not a positive finite number), the
+// pressure table and the speed scale, skipped when not finite.
+static inline void PEN_KERNEL(pen_disc)(const float *p, size_t index, const inkwell_pen_disc_params *q,
+                                        inkwell_pen_disc_run *run, float *arcs, float *discs) {
+  float cx = q->map[0] * p[0] + q->map[2] * p[1] + q->map[4];
+  float cy = q->map[1] * p[0] + q->map[3] * p[1] + q->map[5];
+  if (!(__builtin_fabsf(cx) < __builtin_inff() && __builtin_fabsf(cy) < __builtin_inff())) return;
+  float step = 0.0f;
+  if (run->count > 0) {
+    float dx = run->previous_x - cx, dy = run->previous_y - cy;
+    step = __builtin_elementwise_sqrt(dx * dx + dy * dy);
+    if (step < q->minimum_spacing && index != q->count - 1) return;
+  }
+  float w = p[3];
+  float width = w > 0.0f && w < __builtin_inff() ? w : q->ink_width;
+  // Swift.max(v, 0) keeps v unless 0 ≥ v, Swift.min(v, 1) unless 1 < v.
+  float force = p[4];
+  float f = __builtin_fabsf(force) < __builtin_inff() ? force : 1.0f;
+  f = 0.0f >= f ? 0.0f : f;
+  f = 1.0f < f ? 1.0f : f;
+  float x = f * (float)INKWELL_PEN_PRESSURE_STEPS;
+  int32_t k = (int32_t)x;
+  k = INKWELL_PEN_PRESSURE_STEPS - 1 < k ? INKWELL_PEN_PRESSURE_STEPS - 1 : k;
+  float low = q->pressure[k];
+  float pressure = low + (q->pressure[k + 1] - low) * (x - (float)k);
+  float r = 0.5f * width * pressure * q->scale;
+  if (q->speed_scales) {
+    float speed = q->speed_scales[index];
+    r *= speed < 1.0f ? speed : 1.0f;
+  }
+  if (!(__builtin_fabsf(r) < __builtin_inff())) return;
+  run->arc = run->arc + step;
+  arcs[run->count] = run->arc;
+  discs[3 * run->count] = cx;
+  discs[3 * run->count + 1] = cy;
+  discs[3 * run->count + 2] = r;
+  run->count += 1;
+  run->previous_x = cx;
+  run->previous_y = cy;
+  float opacity = p[5];
+  float o = 0.0f >= opacity ? 0.0f : opacity;
+  o = 2.0f < o ? 2.0f : o;
+  run->opacity_sum += __builtin_fabsf(opacity) < __builtin_inff() ? o : 1.0f;
+}
+
+// A field of PEN_LANES consecutive tip points (six floats each), lane l from point l.
+static inline pen_lanes pen_tip_field(const float *points, int field) {
+#if PEN_GATHER_AVX2
+  const __m256i offsets = _mm256_setr_epi32(0, 6, 12, 18, 24, 30, 36, 42);
+  return (pen_lanes)_mm256_i32gather_ps(points + field, offsets, 4);
+#else
+  pen_lanes v;
+  for (int l = 0; l < PEN_LANES; l++) v[l] = points[6 * l + field];
+  return v;
+#endif
+}
+
+static inline pen_lanes pen_gather(const float *table, pen_mask index) {
+#if PEN_GATHER_AVX2
+  return (pen_lanes)_mm256_i32gather_ps(table, (__m256i)index, 4);
+#else
+  pen_lanes v;
+  for (int l = 0; l < PEN_LANES; l++) v[l] = table[index[l]];
+  return v;
+#endif
+}
+
+// Lanes moved up by one, `first` in lane 0: each lane's neighbour before it.
+static inline pen_lanes pen_after(float first, pen_lanes v) {
+  pen_lanes shifted;
+  shifted[0] = first;
+  for (int l = 1; l < PEN_LANES; l++) shifted[l] = v[l - 1];
+  return shifted;
+}
+
+INKWELL_HIDDEN void PEN_KERNEL(pen_discs)(const float *points, const inkwell_pen_disc_params *q,
+                                          inkwell_pen_disc_run *run, float *arcs, float *discs) {
+  size_t n = q->count, index = 0;
+  // The first disc has no neighbour before it.
+  while (index < n && run->count == 0) {
+    PEN_KERNEL(pen_disc)(points + 6 * index, index, q, run, arcs, discs);
+    index++;
+  }
+  const pen_lanes infinity = pen_splat(__builtin_inff()), zero = pen_splat(0.0f), one = pen_splat(1.0f);
+  pen_mask lane;
+  for (int l = 0; l < PEN_LANES; l++) lane[l] = l;
+  for (; index + PEN_LANES <= n; index += PEN_LANES) {
+    const float *p = points + 6 * index;
+    pen_lanes px = pen_tip_field(p, 0), py = pen_tip_field(p, 1);
+    pen_lanes cx = pen_splat(q->map[0]) * px + pen_splat(q->map[2]) * py + pen_splat(q->map[4]);
+    pen_lanes cy = pen_splat(q->map[1]) * px + pen_splat(q->map[3]) * py + pen_splat(q->map[5]);
+    pen_lanes dx = pen_after(run->previous_x, cx) - cx, dy = pen_after(run->previous_y, cy) - cy;
+    pen_lanes step = __builtin_elementwise_sqrt(dx * dx + dy * dy);
+    size_t to_last = n - 1 - index;
+    pen_mask is_last = lane == pen_splat_int(to_last < PEN_LANES ? (int32_t)to_last : PEN_LANES);
+    pen_lanes w = pen_tip_field(p, 3);
+    pen_lanes width = pen_select((w > zero) & (w < infinity), w, pen_splat(q->ink_width));
+    pen_lanes force = pen_tip_field(p, 4);
+    pen_lanes f = pen_select(pen_magnitude(force) < infinity, force, one);
+    f = pen_select(zero >= f, zero, f);
+    f = pen_select(one < f, one, f);
+    pen_lanes x = f * pen_splat((float)INKWELL_PEN_PRESSURE_STEPS);
+    pen_mask k = __builtin_convertvector(x, pen_mask);
+    pen_mask highest = pen_splat_int(INKWELL_PEN_PRESSURE_STEPS - 1);
+    pen_mask over = highest < k;
+    k = (over & highest) | (~over & k);
+    pen_lanes low = pen_gather(q->pressure, k);
+    pen_lanes high = pen_gather(q->pressure + 1, k);
+    pen_lanes pressure = low + (high - low) * (x - __builtin_convertvector(k, pen_lanes));
+    pen_lanes r = pen_splat(0.5f) * width * pressure * pen_splat(q->scale);
+    if (q->speed_scales) {
+      pen_lanes speed = pen_load(q->speed_scales + index);
+      r = r * pen_select(speed < one, speed, one);
+    }
+    pen_mask kept = (pen_magnitude(cx) < infinity) & (pen_magnitude(cy) < infinity) &
+                    ~((step < pen_splat(q->minimum_spacing)) & ~is_last) & (pen_magnitude(r) < infinity);
+    int all = 1;
+    for (int l = 0; l < PEN_LANES; l++) all &= kept[l] != 0;
+    if (!all) {
+      for (int l = 0; l < PEN_LANES; l++) PEN_KERNEL(pen_disc)(p + 6 * l, index + (size_t)l, q, run, arcs, discs);
+      continue;
+    }
+    pen_lanes opacity = pen_tip_field(p, 5);
+    pen_lanes o = pen_select(zero >= opacity, zero, opacity);
+    o = pen_select(pen_splat(2.0f) < o, pen_splat(2.0f), o);
+    o = pen_select(pen_magnitude(opacity) < infinity, o, one);
+    size_t c = run->count;
+    float arc = run->arc, opacity_sum = run->opacity_sum;
+    for (int l = 0; l < PEN_LANES; l++) {
+      arc = arc + step[l];
+      arcs[c + (size_t)l] = arc;
+      discs[3 * (c + (size_t)l)] = cx[l];
+      discs[3 * (c + (size_t)l) + 1] = cy[l];
+      discs[3 * (c + (size_t)l) + 2] = r[l];
+      opacity_sum += o[l];
+    }
+    run->count = c + PEN_LANES;
+    run->arc = arc;
+    run->opacity_sum = opacity_sum;
+    run->previous_x = cx[PEN_LANES - 1];
+    run->previous_y = cy[PEN_LANES - 1];
+  }
+  for (; index < n; index++) PEN_KERNEL(pen_disc)(points + 6 * index, index, q, run, arcs, discs);
 }

@@ -157,6 +157,81 @@ struct PenOutlineTests {
     #expect(abs(drawn - sampled) < 0.006 * sampled, "area \(drawn) against \(sampled)")
   }
 
+  @Test("discs in lanes are the reference's, float for float, at every level")
+  func discRunMatchesTheReference() {
+    // Runs of 1 to 40 points (every lane count of the last group) on random maps, walking in
+    // steps from a hundredth of a pixel (passed over as too near) to several, with now and then
+    // a location, width, force, opacity or speed scale that is not a finite number, negative, or
+    // out of range; half the runs with speed scales.
+    #expect(PenBrush.tipPointLayoutIsSixFloats)
+    #expect(PenBrush.discLayoutIsThreeFloats)
+    var rng = SeededGenerator(seed: 53)
+    let odd: [Float] = [.nan, .infinity, -.infinity, -1, 0, 3]
+    func sometimes(_ value: Float) -> Float {
+      rng.float(0...1) < 0.06 ? odd[Int(rng.float(0...5.99))] : value
+    }
+    var differences = 0
+    for trial in 0..<800 {
+      let n = 1 + trial % 40
+      let scale = rng.float(0.2...3)
+      let angle = rng.float(0...6.28)
+      let m = AffineTransform(
+        a: scale * FloatMath.cos(angle), b: scale * FloatMath.sin(angle), c: -scale * FloatMath.sin(angle),
+        d: scale * FloatMath.cos(angle), tx: rng.float(-50...50), ty: rng.float(-50...50))
+      var location = Point(x: rng.float(0...100), y: rng.float(0...100))
+      var points: [StrokePath.TipPoint] = []
+      for _ in 0..<n {
+        points.append(
+          StrokePath.TipPoint(
+            location: Point(x: sometimes(location.x), y: location.y), timeOffset: 0,
+            width: sometimes(rng.float(0.5...8)), force: sometimes(rng.float(0...1)),
+            opacity: sometimes(rng.float(0...1))))
+        let step: Float = rng.float(0...1) < 0.2 ? rng.float(0...0.3) : rng.float(0.3...4)
+        location = Point(x: location.x + step, y: location.y + rng.float(-1...1) * step)
+      }
+      var speeds = (0..<n).map { _ in sometimes(rng.float(0.8...1.2)) }
+      let inkWidth = rng.float(1...6)
+      let withSpeeds = trial % 2 == 0
+      func run(level: SIMDLevel?) -> (Int, Float, Float, [Float], [UInt32]) {
+        var arcs = [Float](repeating: -1, count: n)
+        var discs = [PenSample](repeating: PenSample(center: .zero, radius: -1), count: n)
+        let (count, arc, opacity) = points.withUnsafeBufferPointer { points in
+          arcs.withUnsafeMutableBufferPointer { arcs in
+            discs.withUnsafeMutableBufferPointer { discs in
+              speeds.withUnsafeMutableBufferPointer { speeds in
+                level.map {
+                  PenBrush.discRun(
+                    of: points, through: m, scale: scale, inkWidth: inkWidth,
+                    speedScales: withSpeeds ? speeds : nil, arcs: arcs, into: discs, level: $0)
+                }
+                  ?? PenBrush.referenceDiscRun(
+                    of: points, through: m, scale: scale, inkWidth: inkWidth,
+                    speedScales: withSpeeds ? speeds : nil, arcs: arcs, into: discs)
+              }
+            }
+          }
+        }
+        let bits = discs[..<count].flatMap {
+          [$0.center.x.bitPattern, $0.center.y.bitPattern, $0.radius.bitPattern]
+        }
+        return (count, arc, opacity, Array(arcs[..<count]), bits)
+      }
+      let expected = run(level: nil)
+      differences += expected.0 < n ? 1 : 0
+      for level in SIMDLevel.available {
+        let got = run(level: level)
+        #expect(
+          got.0 == expected.0 && got.1.bitPattern == expected.1.bitPattern
+            && got.2.bitPattern == expected.2.bitPattern
+            && got.3.map(\.bitPattern) == expected.3.map(\.bitPattern)
+            && got.4 == expected.4,
+          "trial \(trial) at \(level): \(got.0) discs against \(expected.0)")
+      }
+    }
+    // Runs that passed over some point: the groups that go point by point were met.
+    #expect(differences > 100, "\(differences) runs passed over a point")
+  }
+
   @Test("discs pass over locations that are not finite and read such widths and opacities as defaults")
   func discsOfValuesThatAreNotFinite() throws {
     let odd: [Float] = [.nan, .infinity, -.infinity]

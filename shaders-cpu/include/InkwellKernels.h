@@ -397,6 +397,49 @@ void inkwell_pen_plan_joins(const float *discs, size_t count, float *plan, size_
 int inkwell_pen_plan_joins_at(inkwell_simd_level level, const float *discs, size_t count, float *plan,
                               size_t stride, float arc_tolerance);
 
+// ---- The pen's discs (pen.c) ---------------------------------------------------------------------
+
+/// Steps of the pen's pressure table: its 4097 entries are the pressure scale at forces k / 4096.
+#define INKWELL_PEN_PRESSURE_STEPS 4096
+
+/// What PenBrush's `discs` reads.
+typedef struct {
+  /// `count` tip points, six floats each: location x and y, time, width, force, opacity.
+  size_t count;
+  /// The map to pixels: a, b, c, d, tx, ty (x' = a·x + c·y + tx, y' = b·x + d·y + ty).
+  float map[6];
+  float scale;
+  float ink_width;
+  float minimum_spacing;
+  /// INKWELL_PEN_PRESSURE_STEPS + 1 entries.
+  const float *pressure;
+  /// One speed scale a point, or NULL where every scale is 1.
+  const float *speed_scales;
+} inkwell_pen_disc_params;
+
+/// The discs so far: how many, the arc length to the last, the sum of their opacities and the
+/// last one's center.
+typedef struct {
+  size_t count;
+  float arc;
+  float opacity_sum;
+  float previous_x;
+  float previous_y;
+} inkwell_pen_disc_run;
+
+/// PenBrush's `discs` loop over `params->count` tip points, from `run` (zeroed to start): each
+/// point's center through the map and its radius, the disc kept unless its center or radius is
+/// not finite or (but for the last point) its center lies nearer than `minimum_spacing` to the
+/// disc before it. Kept discs go to `discs` (x, y, radius) and their arc lengths to `arcs`, from
+/// `run->count` on. The floats of the Swift loop at every level: four lanes, eight at avx2 and
+/// avx512, where every point of a group is kept (else the group goes point by point).
+void inkwell_pen_discs(const float *points, const inkwell_pen_disc_params *params, inkwell_pen_disc_run *run,
+                       float *arcs, float *discs);
+
+/// `inkwell_pen_discs` at `level`; 0, writing nothing, when this machine cannot run it.
+int inkwell_pen_discs_at(inkwell_simd_level level, const float *points, const inkwell_pen_disc_params *params,
+                         inkwell_pen_disc_run *run, float *arcs, float *discs);
+
 // ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
 //
 // A resolve takes the planar premultiplied tile (linear light, sRGB primaries, values above 1

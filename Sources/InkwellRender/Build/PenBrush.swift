@@ -541,12 +541,62 @@ public enum PenBrush {
 
   /// Writes the stroke's discs to the front of `discs`, tapered and clamped, and returns how many
   /// and the stroke's alpha multiplier; `nil` when it draws nothing. `arcs` is scratch space for
-  /// as many values as `points`.
+  /// as many values as `points`. The discs before the taper come from `inkwell_pen_discs` (the
+  /// selected level, or `level`).
   static func discs(
     of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
     inkWidth: Float, speedScales: UnsafeMutableBufferPointer<Float>?, arcs: UnsafeMutableBufferPointer<Float>,
-    into discs: UnsafeMutableBufferPointer<PenSample>
+    into discs: UnsafeMutableBufferPointer<PenSample>, level: SIMDLevel? = nil
   ) -> (Int, Float)? {
+    let (count, arc, opacitySum) = discRun(
+      of: points, through: m, scale: scale, inkWidth: inkWidth, speedScales: speedScales, arcs: arcs,
+      into: discs, level: level)
+    return taperedDiscs(
+      count: count, arc: arc, opacitySum: opacitySum, inkWidth: inkWidth, scale: scale,
+      arcs: arcs, discs: discs)
+  }
+
+  /// Whether `StrokePath.TipPoint` is laid out as `inkwell_pen_discs` reads it: six floats,
+  /// location x and y, time, width, force, opacity.
+  static var tipPointLayoutIsSixFloats: Bool {
+    typealias Tip = StrokePath.TipPoint
+    return MemoryLayout<Tip>.stride == 24 && MemoryLayout<Tip>.offset(of: \.location) == 0
+      && MemoryLayout<Tip>.offset(of: \.timeOffset) == 8 && MemoryLayout<Tip>.offset(of: \.width) == 12
+      && MemoryLayout<Tip>.offset(of: \.force) == 16 && MemoryLayout<Tip>.offset(of: \.opacity) == 20
+  }
+
+  /// The discs of `points` before the taper (`inkwell_pen_discs`): how many, the arc length to the
+  /// last and the sum of their opacities.
+  static func discRun(
+    of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
+    inkWidth: Float, speedScales: UnsafeMutableBufferPointer<Float>?, arcs: UnsafeMutableBufferPointer<Float>,
+    into discs: UnsafeMutableBufferPointer<PenSample>, level: SIMDLevel? = nil
+  ) -> (count: Int, arc: Float, opacitySum: Float) {
+    guard let base = points.baseAddress, !points.isEmpty else { return (0, 0, 0) }
+    var run = inkwell_pen_disc_run()
+    pressureTable.withUnsafeBufferPointer { pressure in
+      var params = inkwell_pen_disc_params(
+        count: points.count, map: (m.a, m.b, m.c, m.d, m.tx, m.ty), scale: scale, ink_width: inkWidth,
+        minimum_spacing: sampleSpacing / 3, pressure: pressure.baseAddress!,
+        speed_scales: speedScales.map { UnsafePointer($0.baseAddress!) })
+      let tips = UnsafeRawPointer(base).assumingMemoryBound(to: Float.self)
+      let out = UnsafeMutableRawPointer(discs.baseAddress!).assumingMemoryBound(to: Float.self)
+      if let level {
+        let ran = inkwell_pen_discs_at(level.c, tips, &params, &run, arcs.baseAddress!, out)
+        precondition(ran != 0, "the discs at \(level), which this machine cannot run")
+      } else {
+        inkwell_pen_discs(tips, &params, &run, arcs.baseAddress!, out)
+      }
+    }
+    return (run.count, run.arc, run.opacity_sum)
+  }
+
+  /// `discRun`, one point at a time in Swift: the reference the tests compare it with.
+  static func referenceDiscRun(
+    of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
+    inkWidth: Float, speedScales: UnsafeMutableBufferPointer<Float>?, arcs: UnsafeMutableBufferPointer<Float>,
+    into discs: UnsafeMutableBufferPointer<PenSample>
+  ) -> (count: Int, arc: Float, opacitySum: Float) {
     let n = points.count
     var count = 0
     var opacitySum: Float = 0
@@ -557,8 +607,6 @@ public enum PenBrush {
       for index in 0..<n {
         let p = points[index]
         let c = m.apply(p.location)
-        // Finite values are told by `abs(x) < .infinity`, one comparison of floats, where
-        // `isFinite` tests the bits with integer instructions (four such tests a sample).
         guard abs(c.x) < .infinity, abs(c.y) < .infinity else { continue }
         // The distance between kept centers is both the spacing test and the arc length's step.
         var step: Float = 0
@@ -568,8 +616,6 @@ public enum PenBrush {
         }
         let width = p.width > 0 && p.width < .infinity ? p.width : inkWidth
         var r = 0.5 * width * interpolatedPressureScale(p.force, table: pressure) * scale
-        // A scale below 1 thins the disc; 1 and above (or NaN) leave it, as a product by 1 (a kept
-        // radius is finite) rather than a branch, which the speed of the hand decided.
         if let speedScales {
           let speed = speedScales[index]
           r *= speed < 1 ? speed : 1
@@ -583,6 +629,16 @@ public enum PenBrush {
         opacitySum += abs(p.opacity) < .infinity ? Swift.min(Swift.max(p.opacity, 0), 2) : 1
       }
     }
+    return (count, arc, opacitySum)
+  }
+
+  /// The taper, the thinnest radius and the alpha multiplier of the first `count` discs, whose
+  /// last lies `arc` along the stroke (`arcs` each one's arc length) and whose opacities sum to
+  /// `opacitySum`; `nil` when they draw nothing.
+  static func taperedDiscs(
+    count: Int, arc: Float, opacitySum: Float, inkWidth: Float, scale: Float,
+    arcs: UnsafeMutableBufferPointer<Float>, discs: UnsafeMutableBufferPointer<PenSample>
+  ) -> (Int, Float)? {
     guard count > 0 else { return nil }
 
     // Taper by arc length from either end.
