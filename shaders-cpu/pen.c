@@ -1,5 +1,11 @@
 // The pen's per-sample geometry in lanes (pen_lanes.h): four here, eight in pen_avx2.c where the
-// selected level is avx2 or avx512.
+// selected level is avx2 or avx512. Sources/InkwellRender/Build/PenKernels.swift has the design
+// and the measurements.
+//
+// The tip points (StrokePath's `interpolateTipPoints`): each parameter's segment and basis
+// weights a group at a time, then each sample's blend of its segment's four control points as one
+// eight-float vector, clamped and written as six floats. In Swift the blend's SIMD8 lanes ran as
+// two SSE2 halves, about 87 instructions a sample.
 //
 // The discs (PenBrush's `discs`): each sample's center through the map, its distance from the disc
 // before (the spacing test and the arc length's step) and its radius from width, pressure table
@@ -27,6 +33,8 @@
 #if defined(__x86_64__)
 INKWELL_HIDDEN void inkwell_avx2_pen_plan_joins(const float *discs, size_t count, float *plan, size_t stride,
                                                 float arc_tolerance);
+INKWELL_HIDDEN void inkwell_avx2_pen_tip_points(const float *lanes, size_t knots, const float *parameters,
+                                                size_t count, float *out);
 INKWELL_HIDDEN void inkwell_avx2_pen_discs(const float *points, const inkwell_pen_disc_params *q,
                                            inkwell_pen_disc_run *run, float *arcs, float *discs);
 #endif
@@ -64,4 +72,21 @@ int inkwell_pen_discs_at(inkwell_simd_level level, const float *points, const in
 void inkwell_pen_discs(const float *points, const inkwell_pen_disc_params *params, inkwell_pen_disc_run *run,
                        float *arcs, float *discs) {
   inkwell_pen_discs_at(inkwell_simd_selected(), points, params, run, arcs, discs);
+}
+
+int inkwell_pen_tip_points_at(inkwell_simd_level level, const float *lanes, size_t knots, const float *parameters,
+                              size_t count, float *out) {
+  if (!inkwell_simd_is_available(level)) return 0;
+#if defined(__x86_64__)
+  if (level == INKWELL_SIMD_AVX2 || level == INKWELL_SIMD_AVX512) {
+    inkwell_avx2_pen_tip_points(lanes, knots, parameters, count, out);
+    return 1;
+  }
+#endif
+  inkwell_lanes4_pen_tip_points(lanes, knots, parameters, count, out);
+  return 1;
+}
+
+void inkwell_pen_tip_points(const float *lanes, size_t knots, const float *parameters, size_t count, float *out) {
+  inkwell_pen_tip_points_at(inkwell_simd_selected(), lanes, knots, parameters, count, out);
 }

@@ -312,3 +312,64 @@ INKWELL_HIDDEN void PEN_KERNEL(pen_discs)(const float *points, const inkwell_pen
   }
   for (; index < n; index++) PEN_KERNEL(pen_disc)(points + 6 * index, index, q, run, arcs, discs);
 }
+
+// ---- Tip points along the spline ------------------------------------------------------------
+
+// One tip point's lanes: location x and y, time, width, force, opacity, two zeros.
+typedef float pen_tip __attribute__((vector_size(32)));
+
+INKWELL_HIDDEN void PEN_KERNEL(pen_tip_points)(const float *lanes, size_t knots, const float *parameters,
+                                               size_t count, float *out) {
+  const float last = (float)(knots - 1);
+  const pen_lanes zero = pen_splat(0.0f), one = pen_splat(1.0f), sixth = pen_splat(1.0f / 6.0f);
+  const pen_mask last_segment = pen_splat_int((int32_t)(knots - 2));
+  float weights[4][PEN_LANES];
+  int32_t segments[PEN_LANES];
+  // PEN_LANES parameters at a time, the last group ending at the last parameter (fewer than
+  // PEN_LANES in all: one group over them, the rest of its lanes copies of the last).
+  for (size_t j = 0; j < count;) {
+    size_t start = count >= PEN_LANES ? (j + PEN_LANES <= count ? j : count - PEN_LANES) : 0;
+    pen_lanes t;
+    for (int l = 0; l < PEN_LANES; l++) {
+      size_t at = start + (size_t)l;
+      t[l] = parameters[at < count ? at : count - 1];
+    }
+    // tc = t clamped into 0…last, NaN to 0 (Swift.max(t, 0) is 0 where 0 ≥ t, Swift.min(x,
+    // last) is last where last < x); i = min(⌊tc⌋, knots − 2); the basis at u = tc − i.
+    pen_lanes tc = pen_select(t <= zero, zero, t);
+    tc = pen_select(tc > pen_splat(last), pen_splat(last), tc);
+    tc = pen_select(t != t, zero, tc);
+    pen_mask i = __builtin_convertvector(tc, pen_mask);
+    pen_mask over = i > last_segment;
+    i = (over & last_segment) | (~over & i);
+    pen_lanes u = tc - __builtin_convertvector(i, pen_lanes);
+    pen_lanes u2 = u * u;
+    pen_lanes u3 = u2 * u;
+    pen_lanes v = one - u;
+    pen_lanes w[4] = {
+        v * v * v * sixth,
+        (pen_splat(3.0f) * u3 - pen_splat(6.0f) * u2 + pen_splat(4.0f)) * sixth,
+        (pen_splat(-3.0f) * u3 + pen_splat(3.0f) * u2 + pen_splat(3.0f) * u + one) * sixth,
+        u3 * sixth,
+    };
+    for (int k = 0; k < 4; k++) __builtin_memcpy(weights[k], &w[k], sizeof w[k]);
+    __builtin_memcpy(segments, &i, sizeof i);
+    size_t end = start + PEN_LANES < count ? start + PEN_LANES : count;
+    for (size_t at = j; at < end; at++) {
+      int l = (int)(at - start);
+      const float *entry = lanes + 8 * (size_t)segments[l];
+      pen_tip e[4];
+      __builtin_memcpy(e, entry, sizeof e);
+      pen_tip b = e[0] * weights[0][l];
+      b += e[1] * weights[1][l];
+      b += e[2] * weights[2][l];
+      b += e[3] * weights[3][l];
+      // Width and force at least 0 (Swift.max(0, x) is x where x ≥ 0), opacity within 0…2.
+      float opacity = 0.0f >= b[5] ? 0.0f : b[5];
+      float tip[6] = {b[0], b[1], b[2], b[3] >= 0.0f ? b[3] : 0.0f, b[4] >= 0.0f ? b[4] : 0.0f,
+                      2.0f < opacity ? 2.0f : opacity};
+      __builtin_memcpy(out + 6 * at, tip, sizeof tip);
+    }
+    j = end;
+  }
+}

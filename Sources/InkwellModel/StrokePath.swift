@@ -118,9 +118,7 @@ public struct StrokePath: Hashable, Sendable {
       count: n + 2 + parameters.count)
     let lanes = UnsafeMutableBufferPointer(rebasing: scratch[0..<(n + 2)])
     let blends = UnsafeMutableBufferPointer(rebasing: scratch[(n + 2)...])
-    lanes[0] = Self.lanes(tipPhantom(-1))
-    for k in 0..<n { lanes[k + 1] = Self.lanes(TipPoint(controlPoints[k])) }
-    lanes[n + 1] = Self.lanes(tipPhantom(n))
+    writeTipLanes(into: lanes.baseAddress!)
     let last = Float(n - 1)
     @inline(__always) func blend(_ i: Int, _ w: (Float, Float, Float, Float)) -> SIMD8<Float> {
       var v = w.0 * lanes[i]
@@ -168,6 +166,18 @@ public struct StrokePath: Hashable, Sendable {
       j += 1
     }
     for j in 0..<parameters.count { (out + j).initialize(to: Self.tipPoint(clamping: blends[j])) }
+  }
+
+  /// The lanes the tip points are blended from (`interpolateTipPoints`): `count` + 2 entries,
+  /// entry k being control point k − 1 as location x and y, time, width, force, opacity and two
+  /// zeros, entries 0 and `count` + 1 the phantoms, so that segment i blends entries i … i + 3.
+  /// - Precondition: `count > 1`.
+  public func writeTipLanes(into lanes: UnsafeMutablePointer<SIMD8<Float>>) {
+    let n = controlPoints.count
+    precondition(n > 1, "writeTipLanes(into:) of a path of \(n) points")
+    lanes[0] = Self.lanes(tipPhantom(-1))
+    for k in 0..<n { lanes[k + 1] = Self.lanes(TipPoint(controlPoints[k])) }
+    lanes[n + 1] = Self.lanes(tipPhantom(n))
   }
 
   /// `interpolatedTipPoint(at: Float(i))`, the curve at knot `i`, for `i` in `0 ..< count`: the

@@ -157,6 +157,52 @@ struct PenOutlineTests {
     #expect(abs(drawn - sampled) < 0.006 * sampled, "area \(drawn) against \(sampled)")
   }
 
+  @Test("tip points in lanes are the model's, float for float, at every level")
+  func tipPointsMatchTheModel() {
+    // Paths of 2 to 31 points with widths, forces and opacities that the blend can take below 0
+    // or above the clamps, at 1 to 40 parameters (every lane count of the last group), most of
+    // them in order along the path, some before it, past it or not a number.
+    #expect(PenBrush.tipPointLayoutIsSixFloats)
+    var rng = SeededGenerator(seed: 59)
+    for trial in 0..<600 {
+      let knots = 2 + trial % 30
+      let points = (0..<knots).map { _ in
+        StrokePoint(
+          location: Point(x: rng.float(-50...50), y: rng.float(-50...50)), timeOffset: rng.float(0...2),
+          size: Size(width: rng.float(-1...8), height: 1), opacity: rng.float(-0.5...2.5),
+          force: rng.float(-0.2...1.2))
+      }
+      let path = StrokePath(controlPoints: points)
+      let count = 1 + trial % 40
+      var parameters = (0..<count).map { _ in rng.float(0...Float(knots - 1)) }.sorted()
+      if trial % 3 == 0 {
+        parameters[Int(rng.float(0...Float(count) - 0.01))] =
+          [Float.nan, -2, Float(knots) + 3][trial % 9 / 3]
+      }
+      let expected = path.interpolatedTipPoints(at: parameters)
+      for level in SIMDLevel.available {
+        var got = [StrokePath.TipPoint](
+          repeating: StrokePath.TipPoint(location: .zero, timeOffset: 0, width: 0, force: 0, opacity: 0),
+          count: count)
+        parameters.withUnsafeBufferPointer { parameters in
+          got.withUnsafeMutableBufferPointer { out in
+            withUnsafeTemporaryAllocation(
+              byteCount: path.tipPointScratchBytes(samples: count),
+              alignment: MemoryLayout<SIMD8<Float>>.alignment
+            ) { scratch in
+              PenBrush.interpolateTipPoints(
+                of: path, at: parameters, into: out.baseAddress!, scratch: scratch.baseAddress!, level: level)
+            }
+          }
+        }
+        func bits(_ p: StrokePath.TipPoint) -> [UInt32] {
+          [p.location.x, p.location.y, p.timeOffset, p.width, p.force, p.opacity].map(\.bitPattern)
+        }
+        #expect(got.map(bits) == expected.map(bits), "trial \(trial) at \(level)")
+      }
+    }
+  }
+
   @Test("discs in lanes are the reference's, float for float, at every level")
   func discRunMatchesTheReference() {
     // Runs of 1 to 40 points (every lane count of the last group) on random maps, walking in

@@ -440,6 +440,20 @@ void inkwell_pen_discs(const float *points, const inkwell_pen_disc_params *param
 int inkwell_pen_discs_at(inkwell_simd_level level, const float *points, const inkwell_pen_disc_params *params,
                          inkwell_pen_disc_run *run, float *arcs, float *discs);
 
+// ---- Tip points along the pen's spline (pen.c) ------------------------------------------------------
+
+/// StrokePath's `interpolateTipPoints`: for each of `count` parameters t, the cubic B-spline tip
+/// point at t of a path of `knots` (2 to 2³¹ − 1) control points, as six floats at `out` + 6j
+/// (location x and y, time, width, force, opacity; width and force at least 0, opacity within
+/// 0…2). `lanes` holds knots + 2 entries of eight floats (`writeTipLanes`): segment i blends
+/// entries i … i + 3 with the basis at u = tc − i, tc = t clamped into 0…knots − 1 (NaN to 0),
+/// i = min(⌊tc⌋, knots − 2). The floats of the Swift function at every level.
+void inkwell_pen_tip_points(const float *lanes, size_t knots, const float *parameters, size_t count, float *out);
+
+/// `inkwell_pen_tip_points` at `level`; 0, writing nothing, when this machine cannot run it.
+int inkwell_pen_tip_points_at(inkwell_simd_level level, const float *lanes, size_t knots, const float *parameters,
+                              size_t count, float *out);
+
 // ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
 //
 // A resolve takes the planar premultiplied tile (linear light, sRGB primaries, values above 1

@@ -242,7 +242,7 @@ public enum PenBrush {
       let bytes = splineBytes + pointBytes + discScratchBytes(samples: parameters.count)
       return withScratch(bytes: bytes) { raw in
         let points = (raw + splineBytes).bindMemory(to: StrokePath.TipPoint.self, capacity: parameters.count)
-        path.interpolateTipPoints(at: parameters, into: points, scratch: raw)
+        interpolateTipPoints(of: path, at: parameters, into: points, scratch: raw)
         return outline(
           ofSamples: UnsafeBufferPointer(start: points, count: parameters.count), through: m, scale: scale,
           inkWidth: inkWidth, hairline: false, scratch: raw + splineBytes + pointBytes)
