@@ -2,6 +2,9 @@
 // selected level is avx2 or avx512. Sources/InkwellRender/Build/PenKernels.swift has the design
 // and the measurements.
 //
+// The speeds (PenBrush's `speedScales`): each step's distance over its time and whether it is
+// valid and fast, a group of steps at a time, and the running counts in order.
+//
 // The tip points (StrokePath's `interpolateTipPoints`): each parameter's segment and basis
 // weights a group at a time, then each sample's blend of its segment's four control points as one
 // eight-float vector, clamped and written as six floats. In Swift the blend's SIMD8 lanes ran as
@@ -35,6 +38,8 @@ INKWELL_HIDDEN void inkwell_avx2_pen_plan_joins(const float *discs, size_t count
                                                 float arc_tolerance);
 INKWELL_HIDDEN void inkwell_avx2_pen_tip_points(const float *lanes, size_t knots, const float *parameters,
                                                 size_t count, float *out);
+INKWELL_HIDDEN void inkwell_avx2_pen_speeds(const float *points, size_t n, float steady, float *speeds,
+                                            int32_t *valid_counts, int32_t *fast_counts);
 INKWELL_HIDDEN void inkwell_avx2_pen_discs(const float *points, const inkwell_pen_disc_params *q,
                                            inkwell_pen_disc_run *run, float *arcs, float *discs);
 #endif
@@ -89,4 +94,22 @@ int inkwell_pen_tip_points_at(inkwell_simd_level level, const float *lanes, size
 
 void inkwell_pen_tip_points(const float *lanes, size_t knots, const float *parameters, size_t count, float *out) {
   inkwell_pen_tip_points_at(inkwell_simd_selected(), lanes, knots, parameters, count, out);
+}
+
+int inkwell_pen_speeds_at(inkwell_simd_level level, const float *points, size_t n, float steady, float *speeds,
+                          int32_t *valid_counts, int32_t *fast_counts) {
+  if (!inkwell_simd_is_available(level)) return 0;
+#if defined(__x86_64__)
+  if (level == INKWELL_SIMD_AVX2 || level == INKWELL_SIMD_AVX512) {
+    inkwell_avx2_pen_speeds(points, n, steady, speeds, valid_counts, fast_counts);
+    return 1;
+  }
+#endif
+  inkwell_lanes4_pen_speeds(points, n, steady, speeds, valid_counts, fast_counts);
+  return 1;
+}
+
+void inkwell_pen_speeds(const float *points, size_t n, float steady, float *speeds, int32_t *valid_counts,
+                        int32_t *fast_counts) {
+  inkwell_pen_speeds_at(inkwell_simd_selected(), points, n, steady, speeds, valid_counts, fast_counts);
 }

@@ -373,3 +373,44 @@ INKWELL_HIDDEN void PEN_KERNEL(pen_tip_points)(const float *lanes, size_t knots,
     j = end;
   }
 }
+
+// ---- Speeds between samples -----------------------------------------------------------------
+
+INKWELL_HIDDEN void PEN_KERNEL(pen_speeds)(const float *points, size_t n, float steady, float *speeds,
+                                           int32_t *valid_counts, int32_t *fast_counts) {
+  int32_t valid = 0, fast = 0;
+  size_t k = 0;
+  const pen_lanes infinity = pen_splat(__builtin_inff());
+  for (; k + PEN_LANES < n; k += PEN_LANES) {
+    const float *p = points + 6 * k;
+    pen_lanes dt = pen_tip_field(p + 6, 2) - pen_tip_field(p, 2);
+    pen_lanes dx = pen_tip_field(p, 0) - pen_tip_field(p + 6, 0);
+    pen_lanes dy = pen_tip_field(p, 1) - pen_tip_field(p + 6, 1);
+    pen_lanes d = __builtin_elementwise_sqrt(dx * dx + dy * dy);
+    pen_mask ok = (dt > pen_splat(1e-6f)) & (dt < infinity) & (d < infinity);
+    pen_lanes speed = d / dt;
+    pen_mask quick = ok & (speed > pen_splat(steady));
+    pen_store(speeds + k, pen_select(ok, speed, pen_splat(0.0f)));
+    for (int l = 0; l < PEN_LANES; l++) {
+      valid -= ok[l];
+      fast -= quick[l];
+      valid_counts[k + (size_t)l] = valid;
+      fast_counts[k + (size_t)l] = fast;
+    }
+  }
+  for (; k + 1 < n; k++) {
+    const float *p = points + 6 * k;
+    float dt = p[8] - p[2];
+    float dx = p[0] - p[6], dy = p[1] - p[7];
+    float d = __builtin_elementwise_sqrt(dx * dx + dy * dy);
+    float speed = 0.0f;
+    if (dt > 1e-6f && dt < __builtin_inff() && d < __builtin_inff()) {
+      speed = d / dt;
+      valid += 1;
+      fast += speed > steady;
+    }
+    speeds[k] = speed;
+    valid_counts[k] = valid;
+    fast_counts[k] = fast;
+  }
+}

@@ -326,8 +326,10 @@ struct PenOutlineTests {
     }
   }
 
-  @Test("speed scales are the windowed mean speed's thinning, float for float, at every length")
-  func speedScalesMatchTheirWindows() {
+  @Test(
+    "speed scales are the windowed mean speed's thinning, float for float, at every length and level",
+    arguments: SIMDLevel.available)
+  func speedScalesMatchTheirWindows(_ level: SIMDLevel) {
     var rng = SeededGenerator(seed: 0x5EED_0005)
     for n in 2...41 {
       for trial in 0..<6 {
@@ -366,12 +368,15 @@ struct PenOutlineTests {
         }
         var scales = [Float](repeating: .nan, count: n)
         let written = points.withUnsafeBufferPointer { points in
-          scales.withUnsafeMutableBufferPointer { PenBrush.speedScales(of: points, into: $0) }
+          scales.withUnsafeMutableBufferPointer { PenBrush.speedScales(of: points, into: $0, level: level) }
         }
         if written {
-          #expect(scales.map(\.bitPattern) == expected.map(\.bitPattern), "\(n) samples, trial \(trial)")
+          #expect(
+            scales.map(\.bitPattern) == expected.map(\.bitPattern), "\(n) samples, trial \(trial), \(level)")
         } else {
-          #expect(expected.allSatisfy { $0 == 1 }, "\(n) samples, trial \(trial): scales below 1 not written")
+          #expect(
+            expected.allSatisfy { $0 == 1 },
+            "\(n) samples, trial \(trial), \(level): scales below 1 not written")
         }
       }
     }

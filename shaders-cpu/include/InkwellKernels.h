@@ -454,6 +454,20 @@ void inkwell_pen_tip_points(const float *lanes, size_t knots, const float *param
 int inkwell_pen_tip_points_at(inkwell_simd_level level, const float *lanes, size_t knots, const float *parameters,
                               size_t count, float *out);
 
+// ---- Speeds between the pen's samples (pen.c) -------------------------------------------------------
+
+/// The speeds of PenBrush's `speedScales`: for each k < n − 1 of `n` tip points (six floats each),
+/// dt = time[k + 1] − time[k] and d = |location[k] − location[k + 1]|. Where dt > 10⁻⁶ and dt and d
+/// are finite, speeds[k] = d / dt and the speed is valid (else speeds[k] = 0), and fast when
+/// above `steady`; valid_counts[k] and fast_counts[k] count the valid and fast speeds
+/// among 0…k. The floats of the Swift loop at every level.
+void inkwell_pen_speeds(const float *points, size_t n, float steady, float *speeds, int32_t *valid_counts,
+                        int32_t *fast_counts);
+
+/// `inkwell_pen_speeds` at `level`; 0, writing nothing, when this machine cannot run it.
+int inkwell_pen_speeds_at(inkwell_simd_level level, const float *points, size_t n, float steady, float *speeds,
+                          int32_t *valid_counts, int32_t *fast_counts);
+
 // ---- Resolve (resolve.c): finished float tiles → output samples ---------------------------------
 //
 // A resolve takes the planar premultiplied tile (linear light, sRGB primaries, values above 1

@@ -107,7 +107,8 @@ public enum PenBrush {
   /// at a time, and the zeros a window reaches past either end add nothing: the sums are the floats
   /// the cut windows give. (A stroke on a thumbnail has a dozen samples, all of them near an end.)
   static func speedScales(
-    of points: UnsafeBufferPointer<StrokePath.TipPoint>, into scales: UnsafeMutableBufferPointer<Float>
+    of points: UnsafeBufferPointer<StrokePath.TipPoint>, into scales: UnsafeMutableBufferPointer<Float>,
+    level: SIMDLevel? = nil
   ) -> Bool {
     let n = points.count
     // Counts are 32-bit lanes, converted to floats in one instruction; a stroke of 2³¹ samples
@@ -128,24 +129,12 @@ public enum PenBrush {
         speeds.initialize(repeating: 0)
         UnsafeMutableBufferPointer(rebasing: validBefore[0..<6]).initialize(repeating: 0)
         UnsafeMutableBufferPointer(rebasing: fastBefore[0..<6]).initialize(repeating: 0)
-        var valid: Int32 = 0
-        var fast: Int32 = 0
-        for k in 0..<(n - 1) {
-          let dt = points[k + 1].timeOffset - points[k].timeOffset
-          let d = points[k].location.distance(to: points[k + 1].location)
-          // `< .infinity`, not `isFinite` (integer operations on the bits): dt is above 0 here and
-          // a distance is a root, never negative.
-          if dt > 1e-6, dt < .infinity, d < .infinity {
-            let speed = d / dt
-            speeds[5 + k] = speed
-            valid &+= 1
-            // Counted without a branch: a hand near the steady speed crosses it from one sample to
-            // the next, and the branch guessed wrong about as often as right.
-            fast &+= Int32(unsafeBitCast(speed > steadySpeed, to: UInt8.self))
-          }
-          validBefore[6 + k] = valid
-          fastBefore[6 + k] = fast
-        }
+        // The speeds and their running counts, a group of samples at a time (`inkwell_pen_speeds`).
+        speedRun(
+          of: points, speeds: speeds.baseAddress! + 5, validCounts: validBefore.baseAddress! + 6,
+          fastCounts: fastBefore.baseAddress! + 6, level: level)
+        let valid = validBefore[6 + n - 2]
+        let fast = fastBefore[6 + n - 2]
         // An average of speeds none of which exceeds the steady speed does not exceed it either
         // (each partial sum stays within the steady speed times its count of valid speeds): the
         // scale is 1, as the window would find.
@@ -748,12 +737,15 @@ public enum PenBrush {
           a = b
           guard adaptive else { continue }
           run += length.isFinite ? length : spacing
-          guard run >= spacing || i == n - 2 else { continue }
-          run = 0
+          // Every point is written as the next anchor and counted only when it is one: whether
+          // the polygon has run `spacing` since the last anchor follows the hand's spacing, and
+          // as a branch it was guessed wrong about as often as right on densely recorded pages.
+          let isAnchor = run >= spacing || i == n - 2
           anchorX[anchors] = b.x
           anchorY[anchors] = b.y
           anchorIndex[anchors] = Int32(truncatingIfNeeded: i + 1)
-          anchors += 1
+          anchors &+= isAnchor ? 1 : 0
+          run = isAnchor ? 0 : run
         }
         if adaptive {
           for k in anchors..<(anchors + 4) {
