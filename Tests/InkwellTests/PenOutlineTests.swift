@@ -83,7 +83,9 @@ struct PenOutlineTests {
     // Runs of 2 to 41 discs (every lane count of the plan's last vectors), with turns from none
     // to a hairpin, radii from under the arc tolerance to tens of pixels, steps from a fraction
     // of a pixel to several, and now and then a disc on its neighbour: corners, arcs, crossings
-    // within and outside the sides, sharp inner turns, discs inside a neighbour.
+    // within and outside the sides, sharp inner turns, discs inside a neighbour. Every fifth run
+    // has discs whose center or radius is not finite, huge or zero (the public `outline(of:)`
+    // takes any discs).
     #expect(PenBrush.discLayoutIsThreeFloats)
     var rng = SeededGenerator(seed: 47)
     var kinds: [PenBrush.JoinKind: Int] = [:]
@@ -94,7 +96,12 @@ struct PenOutlineTests {
       var radius = rng.float(0.02...12)
       let turning: Float = [0.05, 0.4, 1.2, 3.0][trial % 4]
       for _ in 0..<(2 + trial % 40) {
-        discs.append(PenSample(center: c, radius: radius))
+        let odd: [Float] = [.nan, .infinity, -.infinity, 1e30, 0]
+        discs.append(
+          rng.float(0...1) < (trial % 5 == 0 ? 0.08 : 0)
+            ? PenSample(
+              center: Point(x: c.x, y: odd[Int(rng.float(0...4.99))]), radius: odd[Int(rng.float(0...4.99))])
+            : PenSample(center: c, radius: radius))
         radius = Swift.max(
           0.01, radius * rng.float(0.6...1.6) + (rng.float(0...1) < 0.1 ? rng.float(0...8) : 0))
         heading += rng.float(-turning...turning)
