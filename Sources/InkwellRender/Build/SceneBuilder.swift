@@ -18,7 +18,7 @@ public enum SceneBuilder {
 
   /// Appends `primitives(for: stroke, view: view, inks: inks)` to `result`. An unmasked stroke's
   /// brush appends straight to `result` (`Brush.appendPrimitives`), and what it appended that
-  /// draws nothing is taken out again.
+  /// draws nothing is taken out again (the built-in pen appends nothing such).
   @inline(__always)
   static func appendPrimitives(
     for stroke: Stroke, view: AffineTransform, inks: InkCatalog, to result: inout [Primitive]
@@ -27,12 +27,14 @@ public enum SceneBuilder {
       result.append(contentsOf: primitives(for: stroke, view: view, inks: inks))
       return
     }
-    let start = result.count
     if inks.chooser == nil && inks.builtInPen && stroke.ink.type == .pen {
+      // The pen appends only primitives that draw something (a color of positive alpha, an
+      // outline of at least two points), so nothing is taken out again.
       PenInk().appendPrimitives(for: stroke, view: view, to: &result)
-    } else {
-      inks.brush(for: stroke).appendPrimitives(for: stroke, view: view, to: &result)
+      return
     }
+    let start = result.count
+    inks.brush(for: stroke).appendPrimitives(for: stroke, view: view, to: &result)
     var kept = start
     for index in start..<result.count where result[index].color.alpha > 0 && !result[index].path.isEmpty {
       if kept != index { result.swapAt(kept, index) }
