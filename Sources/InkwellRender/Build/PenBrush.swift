@@ -124,9 +124,9 @@ public enum PenBrush {
         // clamp(q, 0, n − 1), so window k's count is validBefore[k + 9] − validBefore[k].
         let validBefore = UnsafeMutableBufferPointer(rebasing: counts[0..<(padded + 9)])
         let fastBefore = UnsafeMutableBufferPointer(rebasing: counts[(padded + 9)..<(2 * (padded + 9))])
-        // Every count is written once: the five in front and the first below, the loop's, and the
-        // totals behind once they are known.
-        speeds.initialize(repeating: 0)
+        // Every speed and count is written once: the five in front and the first below, the
+        // kernel's, and the zeros and totals behind once they are known.
+        UnsafeMutableBufferPointer(rebasing: speeds[0..<5]).initialize(repeating: 0)
         UnsafeMutableBufferPointer(rebasing: validBefore[0..<6]).initialize(repeating: 0)
         UnsafeMutableBufferPointer(rebasing: fastBefore[0..<6]).initialize(repeating: 0)
         // The speeds and their running counts, a group of samples at a time (`inkwell_pen_speeds`).
@@ -139,6 +139,7 @@ public enum PenBrush {
         // (each partial sum stays within the steady speed times its count of valid speeds): the
         // scale is 1, as the window would find.
         guard fast > 0 else { return false }
+        UnsafeMutableBufferPointer(rebasing: speeds[(n + 4)...]).initialize(repeating: 0)
         for q in (n + 5)..<(padded + 9) {
           validBefore[q] = valid
           fastBefore[q] = fast
