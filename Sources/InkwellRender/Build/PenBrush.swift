@@ -546,41 +546,6 @@ public enum PenBrush {
       arcs: arcs, discs: discs)
   }
 
-  /// Whether `StrokePath.TipPoint` is laid out as `inkwell_pen_discs` reads it: six floats,
-  /// location x and y, time, width, force, opacity.
-  static var tipPointLayoutIsSixFloats: Bool {
-    typealias Tip = StrokePath.TipPoint
-    return MemoryLayout<Tip>.stride == 24 && MemoryLayout<Tip>.offset(of: \.location) == 0
-      && MemoryLayout<Tip>.offset(of: \.timeOffset) == 8 && MemoryLayout<Tip>.offset(of: \.width) == 12
-      && MemoryLayout<Tip>.offset(of: \.force) == 16 && MemoryLayout<Tip>.offset(of: \.opacity) == 20
-  }
-
-  /// The discs of `points` before the taper (`inkwell_pen_discs`): how many, the arc length to the
-  /// last and the sum of their opacities.
-  static func discRun(
-    of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
-    inkWidth: Float, speedScales: UnsafeMutableBufferPointer<Float>?, arcs: UnsafeMutableBufferPointer<Float>,
-    into discs: UnsafeMutableBufferPointer<PenSample>, level: SIMDLevel? = nil
-  ) -> (count: Int, arc: Float, opacitySum: Float) {
-    guard let base = points.baseAddress, !points.isEmpty else { return (0, 0, 0) }
-    var run = inkwell_pen_disc_run()
-    pressureTable.withUnsafeBufferPointer { pressure in
-      var params = inkwell_pen_disc_params(
-        count: points.count, map: (m.a, m.b, m.c, m.d, m.tx, m.ty), scale: scale, ink_width: inkWidth,
-        minimum_spacing: sampleSpacing / 3, pressure: pressure.baseAddress!,
-        speed_scales: speedScales.map { UnsafePointer($0.baseAddress!) })
-      let tips = UnsafeRawPointer(base).assumingMemoryBound(to: Float.self)
-      let out = UnsafeMutableRawPointer(discs.baseAddress!).assumingMemoryBound(to: Float.self)
-      if let level {
-        let ran = inkwell_pen_discs_at(level.c, tips, &params, &run, arcs.baseAddress!, out)
-        precondition(ran != 0, "the discs at \(level), which this machine cannot run")
-      } else {
-        inkwell_pen_discs(tips, &params, &run, arcs.baseAddress!, out)
-      }
-    }
-    return (run.count, run.arc, run.opacity_sum)
-  }
-
   /// `discRun`, one point at a time in Swift: the reference the tests compare it with.
   static func referenceDiscRun(
     of points: UnsafeBufferPointer<StrokePath.TipPoint>, through m: AffineTransform, scale: Float,
